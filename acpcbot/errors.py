@@ -1,0 +1,31 @@
+"""The small exception hierarchy shared by every acpcbot package.
+
+Every error the project raises on purpose derives from :class:`AcpcError`, so a command
+line can catch that one class, print its message and exit non-zero without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class AcpcError(Exception):
+    """Base class of every error acpcbot raises on purpose."""
+
+
+class CardError(AcpcError, ValueError):
+    """Text that is not a card, or a card code out of range."""
+
+
+class GameDefinitionError(AcpcError, ValueError):
+    """A ``.game`` file that cannot be read; the message names the line."""
+
+
+class MatchStateError(AcpcError, ValueError):
+    """A ``MATCHSTATE`` or ``STATE`` line that does not parse or is not a legal state."""
+
+
+class IllegalActionError(AcpcError, ValueError):
+    """An action the betting rules do not allow in the current state."""
+
+
+class ProtocolError(AcpcError):
+    """The other end of a connection broke the ACPC protocol (framing, content, EOF)."""

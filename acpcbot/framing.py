@@ -1,0 +1,71 @@
+"""Line framing for the ACPC protocol (pure: no I/O).
+
+A TCP read may hold several lines, or part of one. :class:`LineBuffer` keeps what it has
+not yet returned across reads, splits on ``\\n`` (dropping one ``\\r`` before it, so both
+``\\r\\n`` and ``\\n`` end a line) and refuses a line longer than its limit instead of
+buffering without bound.
+
+>>> buffer = LineBuffer()
+>>> buffer.feed(b"MATCHSTATE:0:0::7d3d|\\r\\nMATCH")
+[b'MATCHSTATE:0:0::7d3d|']
+>>> buffer.feed(b"STATE:0:0:r:7d3d|\\r\\n")
+[b'MATCHSTATE:0:0:r:7d3d|']
+>>> is_comment(b"# a comment"), is_comment(b";x"), is_comment(b"MATCHSTATE:...")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+from acpcbot.errors import ProtocolError
+
+MAX_LINE_BYTES = 4096
+"""The reference's ``MAX_LINE_LEN``: a line and its terminator fit in 4096 bytes."""
+
+
+class LineTooLongError(ProtocolError):
+    """A line grew beyond the buffer's limit before its terminator arrived."""
+
+
+class LineBuffer:
+    """Accumulates bytes and returns complete lines without their terminators."""
+
+    __slots__ = ("_max", "_pending")
+
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+        self._pending = b""
+        self._max = max_line_bytes
+
+    @property
+    def pending(self) -> bytes:
+        """Bytes received after the last complete line."""
+        return self._pending
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data``; return the lines it completes (possibly none)."""
+        buffered = self._pending + data if self._pending else data
+        if b"\n" not in data:
+            self._pending = buffered
+            self._check(buffered)
+            return []
+        parts = buffered.split(b"\n")
+        self._pending = parts.pop()
+        self._check(self._pending)
+        lines = []
+        for part in parts:
+            if len(part) + 1 > self._max:
+                raise LineTooLongError(
+                    f"line of {len(part) + 1} bytes exceeds the {self._max}-byte limit"
+                )
+            lines.append(part[:-1] if part.endswith(b"\r") else part)
+        return lines
+
+    def _check(self, pending: bytes) -> None:
+        if len(pending) >= self._max:
+            raise LineTooLongError(
+                f"more than {self._max - 1} bytes without a line end (limit {self._max})"
+            )
+
+
+def is_comment(line: bytes) -> bool:
+    """Lines starting with ``#`` or ``;`` are comments in the ACPC protocol."""
+    return line[:1] in (b"#", b";")

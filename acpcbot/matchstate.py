@@ -1,0 +1,219 @@
+"""Match states and their ACPC text codec (pure: no I/O).
+
+``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` is what the dealer sends. Parsing checks
+the state against the game's rules; printing a parsed state gives back the same bytes.
+
+>>> from acpcbot.game import bundled_game
+>>> game = bundled_game()
+>>> state = parse_match_state("MATCHSTATE:0:0:crrc/:7d3d|/5sKs7s", game)
+>>> state.position, state.hand_number, state.round, str(state)
+(0, 0, 1, 'MATCHSTATE:0:0:crrc/:7d3d|/5sKs7s')
+>>> state, hand = decode_match_state("MATCHSTATE:1:0:c:|2hAc", game)
+>>> hand.current_player, hand.legal_action_types()
+(0, (<ActionType.CALL: 'c'>, <ActionType.RAISE: 'r'>))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from acpcbot.actions import Action, ActionType, canonical_action
+from acpcbot.cards import Card, cards_text, parse_cards
+from acpcbot.deal import Deal
+from acpcbot.errors import AcpcError, MatchStateError
+from acpcbot.game import Game
+from acpcbot.rules import HandState, replay
+
+Betting = tuple[tuple[Action, ...], ...]
+"""Actions grouped by round; the last group is the current round (possibly empty)."""
+
+PREFIX = "MATCHSTATE:"
+_ACTION_RE = re.compile(r"([fc])|r(0|[1-9][0-9]*)?")
+_CARD_GROUP_RE = re.compile(r"^(?:[2-9TJQKA][cdhs])*$")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One player's view of one hand, as the dealer sends it."""
+
+    position: int
+    hand_number: int
+    betting: Betting
+    hole_cards: tuple[tuple[Card, ...], ...]
+    """Hole cards by position; an empty tuple where the cards are hidden."""
+    board: tuple[tuple[Card, ...], ...]
+    """Board cards by round, one group per round shown (round 0 is usually empty)."""
+
+    @property
+    def round(self) -> int:
+        """The current round, 0-based."""
+        return len(self.betting) - 1
+
+    @property
+    def own_cards(self) -> tuple[Card, ...]:
+        return self.hole_cards[self.position]
+
+    @property
+    def board_cards(self) -> tuple[Card, ...]:
+        """All visible board cards, flattened."""
+        return tuple(c for group in self.board for c in group)
+
+    def betting_text(self) -> str:
+        return format_betting(self.betting)
+
+    def __str__(self) -> str:
+        return format_match_state(self)
+
+
+def format_betting(betting: Betting) -> str:
+    """``(("c","r"), ())`` printed as ``"cr/"``."""
+    return "/".join("".join(str(a) for a in actions) for actions in betting)
+
+
+def parse_betting(text: str) -> Betting:
+    """Syntactic parse of a betting string: canonical letters, optional raise-to sizes.
+
+    >>> format_betting(parse_betting("cr300c/r900"))
+    'cr300c/r900'
+    """
+    rounds: list[tuple[Action, ...]] = []
+    for part in text.split("/"):
+        actions: list[Action] = []
+        pos = 0
+        while pos < len(part):
+            m = _ACTION_RE.match(part, pos)
+            if m is None:
+                raise MatchStateError(f"bad action {part[pos]!r} in betting {text!r}")
+            if m.group(1) is not None:
+                action = canonical_action(m.group(1))
+                assert action is not None
+            elif m.group(2) is not None:
+                action = Action(ActionType.RAISE, int(m.group(2)))
+                if action.size == 0:
+                    raise MatchStateError(f"raise to 0 in betting {text!r}")
+            else:
+                action = Action(ActionType.RAISE)
+            actions.append(action)
+            pos = m.end()
+        rounds.append(tuple(actions))
+    return tuple(rounds)
+
+
+def _parse_card_group(text: str, what: str) -> tuple[Card, ...]:
+    if not _CARD_GROUP_RE.match(text):
+        raise MatchStateError(f"bad {what} {text!r}")
+    return parse_cards(text)
+
+
+def parse_cards_field(
+    text: str, game: Game, num_rounds_shown: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
+    """Split ``7d3d|2hAc/5sKs7s/9s`` into hole cards by position and board by round."""
+    groups = text.split("/")
+    if len(groups) != num_rounds_shown:
+        raise MatchStateError(
+            f"cards {text!r} show {len(groups)} round(s), the betting {num_rounds_shown}"
+        )
+    holes_text = groups[0].split("|")
+    if len(holes_text) != game.num_players:
+        raise MatchStateError(f"cards {text!r} need {game.num_players} hole-card groups")
+    holes = []
+    seen: set[Card] = set()
+    for group in holes_text:
+        cards = _parse_card_group(group, "hole cards")
+        if cards and len(cards) != game.num_hole_cards:
+            raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
+        holes.append(cards)
+        seen.update(cards)
+    board: list[tuple[Card, ...]] = [()]
+    for r, group in enumerate(groups[1:], start=1):
+        cards = _parse_card_group(group, "board cards")
+        if len(cards) != game.num_board_cards[r]:
+            raise MatchStateError(
+                f"round {r + 1} board {group!r}: need {game.num_board_cards[r]} cards"
+            )
+        board.append(cards)
+        seen.update(cards)
+    if game.num_board_cards[0]:
+        raise MatchStateError("games with preflop board cards are not supported")
+    if len(seen) != sum(len(c) for c in holes) + sum(len(c) for c in board):
+        raise MatchStateError(f"cards {text!r} repeat a card")
+    return tuple(holes), tuple(board)
+
+
+def format_cards_field(
+    hole_cards: tuple[tuple[Card, ...], ...], board: tuple[tuple[Card, ...], ...]
+) -> str:
+    holes = "|".join(cards_text(h) for h in hole_cards)
+    return holes + "".join("/" + cards_text(group) for group in board[1:])
+
+
+def decode_match_state(text: str, game: Game) -> tuple[MatchState, HandState]:
+    """Parse a ``MATCHSTATE`` line (no line ending) and replay its betting under the rules.
+
+    Raises :class:`MatchStateError` for anything the reference dealer could not have sent.
+    """
+    if not text.startswith(PREFIX):
+        raise MatchStateError(f"not a MATCHSTATE line: {_clip(text)!r}")
+    fields = text[len(PREFIX) :].split(":")
+    if len(fields) != 4:
+        raise MatchStateError(f"MATCHSTATE needs 4 fields after the prefix: {_clip(text)!r}")
+    position_text, hand_text, betting_text, cards = fields
+    position = _parse_uint(position_text, "position", text)
+    hand_number = _parse_uint(hand_text, "hand number", text)
+    if position >= game.num_players:
+        raise MatchStateError(f"position {position} out of range: {_clip(text)!r}")
+    betting = parse_betting(betting_text)
+    try:
+        hand = replay(game, betting, hand_number)
+    except AcpcError as exc:
+        raise MatchStateError(f"illegal betting in {_clip(text)!r}: {exc}") from None
+    hole_cards, board = parse_cards_field(cards, game, len(betting))
+    if not hole_cards[position]:
+        raise MatchStateError(f"the viewer's own hole cards are missing: {_clip(text)!r}")
+    if not hand.finished and any(h for p, h in enumerate(hole_cards) if p != position):
+        raise MatchStateError(f"opponent cards shown before the hand ended: {_clip(text)!r}")
+    state = MatchState(position, hand_number, betting, hole_cards, board)
+    return state, hand
+
+
+def parse_match_state(text: str, game: Game) -> MatchState:
+    """Parse a ``MATCHSTATE`` line; see :func:`decode_match_state`."""
+    return decode_match_state(text, game)[0]
+
+
+def format_match_state(state: MatchState) -> str:
+    """The ``MATCHSTATE`` line of a state, without line ending."""
+    return (
+        f"{PREFIX}{state.position}:{state.hand_number}:{format_betting(state.betting)}:"
+        f"{format_cards_field(state.hole_cards, state.board)}"
+    )
+
+
+def view_of(hand: HandState, deal: Deal, position: int) -> MatchState:
+    """What the player at ``position`` is shown (the reference's ``printPlayerHoleCards``):
+    its own cards always, others' only after a showdown they took part in."""
+    game = hand.game
+    show_all = hand.is_showdown
+    holes = tuple(
+        cards if p == position or (show_all and not hand.folded[p]) else ()
+        for p, cards in enumerate(deal.hole_cards)
+    )
+    return MatchState(
+        position,
+        hand.hand_number,
+        tuple(tuple(r) for r in hand.actions),
+        holes,
+        deal.board_by_round(game, hand.round),
+    )
+
+
+def _parse_uint(text: str, what: str, line: str) -> int:
+    if not text.isascii() or not text.isdigit() or text != str(int(text)):
+        raise MatchStateError(f"bad {what} {text!r} in {_clip(line)!r}")
+    return int(text)
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,103 @@
+"""What the client and the dealer drive: the :class:`Player` protocol.
+
+The core knows no agent. The client (over TCP) and the dealer's in-process engine both
+talk to any object with this shape; ``agents.Agent`` is the base class every agent uses.
+
+Call order within a match: ``begin_match`` once; then for every hand, ``observe`` for each
+state the player receives (including the states where it acts, and the final state), ``act``
+right after ``observe`` when it is the player's turn, and ``end_hand`` after the final state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from acpcbot.actions import Action, ActionType
+from acpcbot.game import Game
+from acpcbot.matchstate import MatchState
+
+
+class BettingView(Protocol):
+    """Read-only view of a hand's betting (implemented by :class:`acpcbot.rules.HandState`).
+
+    Players must not mutate it; use ``copy()`` to explore.
+    """
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def spent(self) -> Sequence[int]: ...
+    @property
+    def max_spent(self) -> int: ...
+    @property
+    def num_raises(self) -> int: ...
+    @property
+    def folded(self) -> Sequence[bool]: ...
+    @property
+    def actions(self) -> Sequence[Sequence[Action]]: ...
+    @property
+    def acting(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def pot(self) -> int: ...
+    def amount_to_call(self, position: int | None = None) -> int: ...
+    def can_fold(self) -> bool: ...
+    def can_call(self) -> bool: ...
+    def can_raise(self) -> bool: ...
+    def raise_bounds(self) -> tuple[int, int] | None: ...
+    def legal_action_types(self) -> tuple[ActionType, ...]: ...
+    def is_legal(self, action: Action) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What a player is told when a match starts."""
+
+    game: Game
+    seat: int | None = None
+    """0-based seat (the reference's "seat 1" is 0); ``None`` when the dealer does not say,
+    as over the ACPC protocol."""
+    hands: int | None = None
+    """Hands in the match, when known."""
+    name: str | None = None
+    """The player's name in the match, when known."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand as one player saw it."""
+
+    state: MatchState
+    """The final state sent to this player (opponent cards shown after a showdown)."""
+    values: tuple[float, ...]
+    """Chips won by each position."""
+
+    @property
+    def value(self) -> float:
+        """Chips won by this player."""
+        return self.values[self.state.position]
+
+
+class Player(Protocol):
+    """Anything that can play a match."""
+
+    decides_instantly: bool
+    """True when ``act`` is O(1) and never blocks: the client may call it inline instead
+    of on a worker thread under the time budget."""
+
+    def begin_match(self, info: MatchInfo) -> None: ...
+
+    def observe(self, state: MatchState, betting: BettingView) -> None: ...
+
+    def act(self, state: MatchState, betting: BettingView) -> Action: ...
+
+    def end_hand(self, result: HandResult) -> None: ...

@@ -1,0 +1,397 @@
+"""The betting rules: the one place that knows who acts, what is legal and who won.
+
+:class:`HandState` is the mutable state of one hand's betting under an immutable
+:class:`~acpcbot.game.Game`. It follows the reference dealer's ``game.c`` (``currentPlayer``,
+``raiseIsValid``, ``isValidAction``, ``doAction``, ``valueOfState``) for any number of
+players, limit and no-limit. The dealer, the client and the agents all use it; nothing else
+in the project decides whether an action is legal.
+
+>>> from acpcbot.game import bundled_game
+>>> hand = HandState(bundled_game())
+>>> hand.current_player, hand.can_fold(), hand.can_raise()
+(1, True, True)
+>>> for action in (RAISE, RAISE, RAISE):
+...     hand.apply(action)
+>>> hand.num_raises, hand.can_raise()  # 3 raises after the blinds cap preflop
+(3, False)
+>>> hand.apply(CALL); hand.round, hand.spent
+(1, [40, 40])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.errors import IllegalActionError
+from acpcbot.game import Game
+
+MAX_ACTIONS_PER_ROUND = 64
+"""The reference's ``MAX_NUM_ACTIONS``: a round may not grow beyond this."""
+
+
+class HandState:
+    """Betting state of one hand: mutable, cheap to copy, knows no cards.
+
+    Per-player lists are indexed by **position** (0 is the big blind in the reverse-blinds
+    heads-up games).
+    """
+
+    __slots__ = (
+        "acting",
+        "actions",
+        "finished",
+        "folded",
+        "game",
+        "hand_number",
+        "max_spent",
+        "min_raise_to",
+        "num_folded",
+        "num_raises",
+        "round",
+        "spent",
+    )
+
+    def __init__(self, game: Game, hand_number: int = 0) -> None:
+        self.game = game
+        self.hand_number = hand_number
+        self.spent = list(game.blind)
+        self.max_spent = max(game.blind)
+        if game.is_limit:
+            self.min_raise_to = 0
+        else:
+            self.min_raise_to = 2 * self.max_spent if self.max_spent else 1
+        self.folded = [False] * game.num_players
+        self.num_folded = 0
+        self.actions: list[list[Action]] = [[]]
+        self.acting: list[list[int]] = [[]]
+        self.round = 0
+        self.num_raises = 0
+        """Raises made so far in the current round."""
+        self.finished = False
+
+    def copy(self) -> HandState:
+        """An independent copy (for search and simulation)."""
+        other = HandState.__new__(HandState)
+        other.game = self.game
+        other.hand_number = self.hand_number
+        other.spent = self.spent.copy()
+        other.max_spent = self.max_spent
+        other.min_raise_to = self.min_raise_to
+        other.folded = self.folded.copy()
+        other.num_folded = self.num_folded
+        other.actions = [r.copy() for r in self.actions]
+        other.acting = [r.copy() for r in self.acting]
+        other.round = self.round
+        other.num_raises = self.num_raises
+        other.finished = self.finished
+        return other
+
+    # -- who acts ---------------------------------------------------------------------
+
+    def _can_still_bet(self, position: int) -> bool:
+        return not self.folded[position] and self.spent[position] < self.game.stack[position]
+
+    def _next_player(self, after: int) -> int:
+        n = self.game.num_players
+        position = after
+        for _ in range(n):
+            position = (position + 1) % n
+            if self._can_still_bet(position):
+                return position
+        raise IllegalActionError("no player can act")  # pragma: no cover - unreachable
+
+    @property
+    def current_player(self) -> int:
+        """Position of the player to act. Only meaningful while the hand is not finished."""
+        acting = self.acting[self.round]
+        if acting:
+            return self._next_player(acting[-1])
+        return self._next_player(self.game.first_player[self.round] - 1)
+
+    @property
+    def num_actions(self) -> int:
+        """Actions made so far in the current round."""
+        return len(self.actions[self.round])
+
+    @property
+    def pot(self) -> int:
+        return sum(self.spent)
+
+    def amount_to_call(self, position: int | None = None) -> int:
+        """Chips ``position`` (default: the player to act) must add to call."""
+        p = self.current_player if position is None else position
+        return min(self.max_spent, self.game.stack[p]) - self.spent[p]
+
+    def num_acting_players(self) -> int:
+        """Players who have neither folded nor gone all-in."""
+        return sum(1 for p in range(self.game.num_players) if self._can_still_bet(p))
+
+    def _num_called(self) -> int:
+        called = 0
+        stack = self.game.stack
+        spent = self.spent
+        actions = self.actions[self.round]
+        acting = self.acting[self.round]
+        for i in range(len(actions) - 1, -1, -1):
+            kind = actions[i].type
+            p = acting[i]
+            if kind is ActionType.RAISE:
+                if spent[p] < stack[p]:
+                    called += 1
+                return called
+            if kind is ActionType.CALL and spent[p] < stack[p]:
+                called += 1
+        return called
+
+    # -- legality ---------------------------------------------------------------------
+
+    def can_call(self) -> bool:
+        """Calling (checking) is legal whenever the hand is not over."""
+        return not self.finished
+
+    def can_fold(self) -> bool:
+        """Folding is legal only when facing a bet (and not all-in)."""
+        if self.finished:
+            return False
+        p = self.current_player
+        return self.spent[p] != self.max_spent and self.spent[p] != self.game.stack[p]
+
+    def raise_bounds(self) -> tuple[int, int] | None:
+        """Smallest and largest raise-to, or ``None`` if raising is not legal.
+
+        Limit games return ``(0, 0)`` when a raise is legal (sizes are fixed).
+        """
+        if self.finished:
+            return None
+        game = self.game
+        if self.num_raises >= game.max_raises[self.round]:
+            return None
+        if self.num_actions + game.num_players > MAX_ACTIONS_PER_ROUND:
+            return None
+        if self.num_acting_players() <= 1:
+            return None
+        if game.is_limit:
+            return (0, 0)
+        stack = game.stack[self.current_player]
+        if self.min_raise_to > stack:
+            if self.max_spent >= stack:
+                return None
+            return (stack, stack)
+        return (self.min_raise_to, stack)
+
+    def can_raise(self) -> bool:
+        """Raising is legal below the round's cap while someone is left to call it."""
+        return self.raise_bounds() is not None
+
+    def legal_action_types(self) -> tuple[ActionType, ...]:
+        """The legal kinds of action, in the order fold, call, raise."""
+        if self.finished:
+            return ()
+        kinds = [ActionType.FOLD] if self.can_fold() else []
+        kinds.append(ActionType.CALL)
+        if self.can_raise():
+            kinds.append(ActionType.RAISE)
+        return tuple(kinds)
+
+    def illegality(self, action: Action) -> str | None:
+        """Why ``action`` is illegal here, or ``None`` if it is legal."""
+        if self.finished:
+            return "the hand is over"
+        if action.type is ActionType.CALL:
+            return None if action.size == 0 else "a call has no size"
+        if action.type is ActionType.FOLD:
+            if action.size:
+                return "a fold has no size"
+            return None if self.can_fold() else "fold when not facing a bet"
+        bounds = self.raise_bounds()
+        if bounds is None:
+            return "raise not allowed (cap reached or nobody left to call)"
+        if self.game.is_limit:
+            return None if action.size == 0 else "a limit raise has no size"
+        low, high = bounds
+        if not low <= action.size <= high:
+            return f"raise to {action.size} outside [{low}, {high}]"
+        return None
+
+    def is_legal(self, action: Action) -> bool:
+        return self.illegality(action) is None
+
+    def coerce(self, action: Action | None) -> tuple[Action, str | None]:
+        """The reference dealer's repair of a client action (``isValidAction`` with fixing).
+
+        Returns the action to apply and the warning the reference prints, if any: an
+        unparseable or illegal action becomes a call; a no-limit raise outside the legal
+        range is clamped to it.
+        """
+        if action is None:
+            return CALL, "bad action format in response, changed to call"
+        if action.type is ActionType.RAISE and not self.game.is_limit:
+            bounds = self.raise_bounds()
+            if bounds is not None:
+                low, high = bounds
+                if action.size < low:
+                    return Action(
+                        ActionType.RAISE, low
+                    ), f"raise of {action.size} increased to {low}"
+                if action.size > high:
+                    return Action(ActionType.RAISE, high), (
+                        f"raise of {action.size} decreased to {high}"
+                    )
+        if action.type is ActionType.RAISE and self.game.is_limit and action.size:
+            action = RAISE
+        if self.is_legal(action):
+            return action, None
+        return CALL, "invalid action, changed to call"
+
+    # -- doing ------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; raise :class:`IllegalActionError` otherwise."""
+        why = self.illegality(action)
+        if why is not None:
+            raise IllegalActionError(f"hand {self.hand_number}: {why}: {action}")
+        self._do(action)
+
+    def _do(self, action: Action) -> None:
+        game = self.game
+        p = self.current_player
+        self.actions[self.round].append(action)
+        self.acting[self.round].append(p)
+        kind = action.type
+        if kind is ActionType.FOLD:
+            self.folded[p] = True
+            self.num_folded += 1
+        elif kind is ActionType.CALL:
+            self.spent[p] = min(self.max_spent, game.stack[p])
+        else:
+            self.num_raises += 1
+            if game.is_limit:
+                self.max_spent = min(self.max_spent + game.raise_size[self.round], game.stack[p])
+            else:
+                increment_to = 2 * action.size - self.max_spent
+                self.min_raise_to = max(self.min_raise_to, increment_to)
+                self.max_spent = action.size
+            self.spent[p] = self.max_spent
+
+        if self.num_folded + 1 >= game.num_players:
+            self.finished = True
+            return
+        acting_players = self.num_acting_players()
+        if self._num_called() >= acting_players:
+            if acting_players > 1:
+                if self.round + 1 < game.num_rounds:
+                    self._next_round()
+                else:
+                    self.finished = True
+            else:
+                self.finished = True
+                while self.round + 1 < game.num_rounds:
+                    self._next_round()
+
+    def _next_round(self) -> None:
+        self.round += 1
+        self.actions.append([])
+        self.acting.append([])
+        self.num_raises = 0
+        if not self.game.is_limit:
+            self.min_raise_to = max(1, *self.game.blind) + self.max_spent
+
+    # -- outcome ----------------------------------------------------------------------
+
+    @property
+    def is_showdown(self) -> bool:
+        """The hand is over and more than one player is left to show cards."""
+        return self.finished and self.num_folded + 1 < self.game.num_players
+
+    def value(self, position: int, ranks: Sequence[int] | None = None) -> float:
+        """Chips won (positive) or lost by ``position`` in a finished hand.
+
+        ``ranks`` gives each position's hand rank (higher wins); it is needed only for a
+        showdown, and folded positions' entries are ignored.
+        """
+        if not self.finished:
+            raise IllegalActionError("the value of an unfinished hand is undefined")
+        spent_all = self.spent
+        if self.folded[position]:
+            return float(-spent_all[position])
+        if self.num_folded + 1 == self.game.num_players:
+            return float(sum(spent_all) - spent_all[position])
+        if ranks is None:
+            raise IllegalActionError("a showdown needs the players' hand ranks")
+        spent: list[int] = []
+        rank: list[int] = []
+        me = -1
+        for p in range(self.game.num_players):
+            if spent_all[p] == 0:
+                continue
+            if p == position:
+                me = len(spent)
+            rank.append(-1 if self.folded[p] else ranks[p])
+            spent.append(spent_all[p])
+        value = 0.0
+        while True:
+            size = min(spent)
+            win_rank = max(rank)
+            winners = rank.count(win_rank)
+            if rank[me] == win_rank:
+                value += size * (len(spent) - winners) / winners
+            else:
+                value -= size
+            kept_spent: list[int] = []
+            kept_rank: list[int] = []
+            new_me = -1
+            for i, s in enumerate(spent):
+                if s - size == 0:
+                    if i == me:
+                        return value
+                    continue
+                if i == me:
+                    new_me = len(kept_spent)
+                kept_spent.append(s - size)
+                kept_rank.append(rank[i])
+            spent, rank, me = kept_spent, kept_rank, new_me
+
+    def values(self, ranks: Sequence[int] | None = None) -> tuple[float, ...]:
+        """:meth:`value` for every position."""
+        return tuple(self.value(p, ranks) for p in range(self.game.num_players))
+
+    # -- text -------------------------------------------------------------------------
+
+    def betting_text(self) -> str:
+        """The betting as the protocol prints it: rounds joined by ``/``."""
+        return "/".join("".join(str(a) for a in r) for r in self.actions)
+
+    def __repr__(self) -> str:
+        return (
+            f"HandState(hand={self.hand_number}, betting={self.betting_text()!r}, "
+            f"spent={self.spent}, finished={self.finished})"
+        )
+
+
+def replay(game: Game, betting: Sequence[Sequence[Action]], hand_number: int = 0) -> HandState:
+    """Rebuild the state after ``betting`` (actions grouped by round), checking every action
+    and that the grouping into rounds is the one the rules produce.
+
+    >>> from acpcbot.game import bundled_game
+    >>> replay(bundled_game(), [[RAISE, CALL], []]).round
+    1
+    """
+    hand = HandState(game, hand_number)
+    for round_, actions in enumerate(betting):
+        for action in actions:
+            if hand.round != round_:
+                raise IllegalActionError(
+                    f"hand {hand_number}: an action is shown in round {round_ + 1} but the "
+                    f"rules are in round {hand.round + 1}"
+                )
+            hand.apply(action)
+    if hand.round != len(betting) - 1:
+        raise IllegalActionError(
+            f"hand {hand_number}: betting shows {len(betting)} round(s) but the rules are in "
+            f"round {hand.round + 1}"
+        )
+    return hand
+
+
+__all__ = ["CALL", "FOLD", "RAISE", "HandState", "replay"]

@@ -1,0 +1,1 @@
+"""agents: everything that decides — the Agent interface and every playing agent."""

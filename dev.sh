@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# acpcbot's two commands, each of which sets itself up first:
+#   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (no broker, no docker)
+#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict and the whole test suite
+# The virtual environment lives in .venv (override with ACPCBOT_VENV).
+set -euo pipefail
+cd "$(dirname "$0")"
+venv=${ACPCBOT_VENV:-.venv}
+
+die() { echo "dev.sh: $*" >&2; exit 1; }
+
+ensure_python() {
+    local py=${PYTHON:-python3}
+    command -v "$py" >/dev/null || die "python3 (3.11 or newer) is needed"
+    "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        || die "Python 3.11 or newer is needed, found $("$py" --version 2>&1)"
+    if [ ! -x "$venv/bin/python" ]; then
+        "$py" -m venv "$venv" 2>/dev/null || {
+            # Debian's python3 lacks ensurepip until python3-venv is installed.
+            install_debian_packages python3-venv
+            "$py" -m venv "$venv"
+        }
+    fi
+}
+
+install_debian_packages() {
+    command -v apt-get >/dev/null || die "please install: $*"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Install the project (editable) with the given extra, once per pyproject.toml version.
+install_project() {
+    local extra=$1
+    local stamp
+    stamp="$venv/.acpcbot-$extra-$(sha1sum pyproject.toml | cut -c1-12)"
+    if [ ! -f "$stamp" ]; then
+        "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+        "$venv/bin/python" -m pip install -q -e ".[$extra]"
+        touch "$stamp"
+    fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+    match)
+        ensure_python
+        install_project fast
+        if [ $# -eq 0 ]; then
+            set -- example always-call --hands 10000 --seed 42
+        fi
+        exec "$venv/bin/acpcbot" match "$@"
+        ;;
+    test)
+        ensure_python
+        install_project test
+        export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
+        "$venv/bin/ruff" check .
+        "$venv/bin/ruff" format --check .
+        "$venv/bin/mypy"
+        exec "$venv/bin/pytest" "$@"
+        ;;
+    *)
+        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+esac

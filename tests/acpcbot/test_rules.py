@@ -1,0 +1,169 @@
+"""Betting rules: concrete cases from the reference, and property tests over random play."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from acpcbot.actions import Action, ActionType
+from acpcbot.errors import IllegalActionError
+from acpcbot.game import NOLIMIT_HOLDEM, Game, bundled_game
+from acpcbot.matchstate import format_betting, parse_betting
+from acpcbot.rules import CALL, FOLD, RAISE, HandState, replay
+
+LIMIT = bundled_game()
+NOLIMIT = bundled_game(NOLIMIT_HOLDEM)
+
+
+def test_preflop_cap_is_three_raises_after_the_blinds() -> None:
+    hand = HandState(LIMIT)
+    assert hand.current_player == 1  # the small blind (button) acts first preflop
+    for _ in range(3):
+        assert hand.can_raise()
+        hand.apply(RAISE)
+    assert not hand.can_raise()
+    assert hand.legal_action_types() == (ActionType.FOLD, ActionType.CALL)
+    with pytest.raises(IllegalActionError, match="raise not allowed"):
+        hand.apply(RAISE)
+    assert hand.spent == [30, 40]
+
+
+def test_postflop_cap_is_four_and_position_zero_acts_first() -> None:
+    hand = replay(LIMIT, [[CALL, CALL], []])
+    assert hand.round == 1 and hand.current_player == 0
+    for _ in range(4):
+        hand.apply(RAISE)
+    assert not hand.can_raise()
+    hand.apply(CALL)
+    assert hand.round == 2 and hand.spent == [50, 50]
+
+
+def test_fold_only_when_facing_a_bet() -> None:
+    hand = HandState(LIMIT)
+    assert hand.can_fold()  # the small blind faces the big blind
+    hand.apply(CALL)
+    assert not hand.can_fold()  # the big blind may check
+    with pytest.raises(IllegalActionError, match="fold when not facing a bet"):
+        hand.apply(FOLD)
+
+
+def test_reference_repairs_bad_actions() -> None:
+    hand = replay(LIMIT, [[CALL]])
+    assert hand.coerce(FOLD) == (CALL, "invalid action, changed to call")
+    assert hand.coerce(None) == (CALL, "bad action format in response, changed to call")
+    nolimit = HandState(NOLIMIT)
+    assert nolimit.coerce(Action(ActionType.RAISE, 1)) == (
+        Action(ActionType.RAISE, 200),
+        "raise of 1 increased to 200",
+    )
+    assert nolimit.coerce(Action(ActionType.RAISE, 999999)) == (
+        Action(ActionType.RAISE, 20000),
+        "raise of 999999 decreased to 20000",
+    )
+
+
+def test_nolimit_min_raise_follows_the_last_increment() -> None:
+    hand = HandState(NOLIMIT)
+    assert hand.raise_bounds() == (200, 20000)
+    hand.apply(Action(ActionType.RAISE, 300))
+    assert hand.raise_bounds() == (500, 20000)  # call 300, raise by at least 200 more
+    hand.apply(CALL)
+    assert hand.raise_bounds() == (400, 20000)  # next round: current bet + big blind
+
+
+def test_all_in_skips_to_the_last_round() -> None:
+    hand = replay(NOLIMIT, parse_betting("cr18940r20000c///"))
+    assert hand.finished and hand.is_showdown and hand.round == 3
+    assert format_betting(tuple(tuple(r) for r in hand.actions)) == "cr18940r20000c///"
+
+
+def test_showdown_and_split_values() -> None:
+    hand = replay(LIMIT, parse_betting("cc/cc/cc/cc"))
+    assert hand.values([5, 3]) == (10.0, -10.0)
+    assert hand.values([4, 4]) == (0.0, 0.0)
+    folded = replay(LIMIT, parse_betting("rf"))
+    assert folded.values() == (-10.0, 10.0)  # the big blind folds to a raise
+
+
+def test_three_player_side_pots() -> None:
+    game = Game(
+        betting_type=NOLIMIT.betting_type,
+        num_players=3,
+        num_rounds=1,
+        stack=(100, 300, 300),
+        blind=(0, 0, 0),
+        raise_size=(0,),
+        first_player=(0,),
+        max_raises=(255,),
+        num_suits=4,
+        num_ranks=13,
+        num_hole_cards=2,
+        num_board_cards=(0,),
+    )
+    hand = HandState(game)
+    hand.apply(Action(ActionType.RAISE, 100))  # position 0 all-in
+    hand.apply(Action(ActionType.RAISE, 300))  # position 1 all-in
+    hand.apply(CALL)
+    assert hand.finished
+    # position 0 has the best hand: wins the main pot of 300; 1 beats 2 for the side pot.
+    assert hand.values([9, 5, 1]) == (200.0, 100.0, -300.0)
+
+
+# -- properties over random legal play ------------------------------------------------
+
+
+@st.composite
+def random_hands(draw: st.DrawFn, game: Game = LIMIT) -> HandState:
+    hand = HandState(game, draw(st.integers(0, 10**6)))
+    steps = draw(st.integers(0, 40))
+    for _ in range(steps):
+        if hand.finished:
+            break
+        kinds = hand.legal_action_types()
+        kind = draw(st.sampled_from(kinds))
+        if kind is ActionType.RAISE and not game.is_limit:
+            bounds = hand.raise_bounds()
+            assert bounds is not None
+            hand.apply(Action(kind, draw(st.integers(*bounds))))
+        else:
+            hand.apply(Action(kind))
+    return hand
+
+
+@settings(max_examples=400, deadline=None)
+@given(random_hands())
+def test_limit_legality_properties(hand: HandState) -> None:
+    # the betting prints and parses back, and replaying it gives the same state
+    text = hand.betting_text()
+    assert format_betting(parse_betting(text)) == text
+    again = replay(LIMIT, parse_betting(text), hand.hand_number)
+    assert (again.spent, again.round, again.finished) == (hand.spent, hand.round, hand.finished)
+    if hand.finished:
+        assert hand.legal_action_types() == ()
+        values = hand.values([1, 2]) if hand.is_showdown else hand.values()
+        assert sum(values) == 0  # chips are conserved
+        assert values == tuple(-v for v in reversed(values))
+        return
+    p = hand.current_player
+    facing_bet = hand.spent[p] < hand.max_spent
+    assert hand.can_fold() == facing_bet  # never fold when not facing a bet
+    raises = sum(a.type is ActionType.RAISE for a in hand.actions[hand.round])
+    assert hand.can_raise() == (raises < LIMIT.max_raises[hand.round])  # never raise at the cap
+    assert hand.can_call()
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands(NOLIMIT))
+def test_nolimit_properties(hand: HandState) -> None:
+    text = hand.betting_text()
+    assert format_betting(parse_betting(text)) == text
+    assert all(0 < s <= 20000 for s in hand.spent)
+    if hand.finished:
+        for ranks in ([1, 2], [2, 1], [3, 3]):
+            assert sum(hand.values(ranks)) == 0
+    else:
+        bounds = hand.raise_bounds()
+        if bounds is not None:
+            assert bounds[0] > hand.max_spent or bounds[0] == bounds[1]
+            assert bounds[1] == 20000

@@ -1,0 +1,38 @@
+"""Shared fixtures: the bundled games and the reference dealer's recorded vectors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def vectors_dir() -> Path:
+    """``../shared/acpc-vectors`` beside the checkout, or ``$ACPC_VECTORS``."""
+    configured = os.environ.get("ACPC_VECTORS")
+    path = Path(configured) if configured else REPO.parent / "shared" / "acpc-vectors"
+    if not path.is_dir():
+        raise RuntimeError(
+            f"the reference dealer's vectors are not at {path}; set ACPC_VECTORS to their folder"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def vectors() -> Path:
+    return vectors_dir()
+
+
+@pytest.fixture(scope="session")
+def limit_game() -> Game:
+    return bundled_game(LIMIT_HOLDEM)
+
+
+@pytest.fixture(scope="session")
+def nolimit_game() -> Game:
+    return bundled_game(NOLIMIT_HOLDEM)
