@@ -53,6 +53,11 @@ AGENTS: dict[str, AgentSpec] = {
             "agents.simple:ExamplePlayer",
             "the ACPC example player: fold 6% / call 47% / raise 47% over legal actions",
         ),
+        AgentSpec(
+            "hash",
+            "agents.scripted:HashPlayer",
+            "the deterministic scripted policy the reference-dealer corpus was recorded with",
+        ),
     )
 }
 

@@ -1,0 +1,44 @@
+"""Structured logging: readable on a terminal, JSON lines with ``--log-json``.
+
+Logs go to stderr so that stdout stays free for results (``--json`` summaries, the
+dealer's port line).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import structlog
+
+_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
+
+
+def configure_logging(*, json: bool = False, level: str = "info") -> None:
+    """Configure structlog once for the process."""
+    processors: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    if json:
+        processors += [structlog.processors.dict_tracebacks, structlog.processors.JSONRenderer()]
+    else:
+        processors.append(structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))
+    structlog.configure(
+        processors=processors,
+        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level]),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+def get_logger(name: str) -> Any:
+    """A structlog logger bound to a component name."""
+    return structlog.get_logger(component=name)
