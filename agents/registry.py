@@ -1,9 +1,15 @@
 """Every agent by name, imported lazily so that listing them is instant.
 
+An *agent spec* names an agent and, for agents that take them, options:
+``NAME[:KEY=VALUE[,KEY=VALUE...]]``, e.g. ``plicas:dprc=off,bluff=off``. Every command that
+takes an agent name takes a spec, because :func:`create_agent` parses it.
+
 >>> sorted(AGENTS)[:3]
 ['always-call', 'always-raise', 'example']
 >>> create_agent("always-call", seed=3).seed
 3
+>>> parse_agent_spec("plicas:dprc=off, bluff=off")
+('plicas', {'dprc': 'off', 'bluff': 'off'})
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ class UnknownAgentError(AcpcError, KeyError):
         return str(self.args[0])
 
 
+class AgentOptionError(AcpcError, ValueError):
+    """An agent spec with malformed options, or options the agent does not take."""
+
+
 @dataclass(frozen=True, slots=True)
 class AgentSpec:
     """Where an agent lives and what it does."""
@@ -30,6 +40,8 @@ class AgentSpec:
     target: str
     """``module:Class`` of the agent."""
     description: str
+    options: str = ""
+    """The options it takes (``KEY=VALUE`` in the spec), one line; empty when none."""
 
     def load(self) -> type[Agent]:
         module, _, cls = self.target.partition(":")
@@ -38,6 +50,11 @@ class AgentSpec:
             raise TypeError(f"{self.target} is not an Agent")
         return agent_class
 
+
+_PLICAS_OPTIONS = (
+    "dprc, dpac, case-base, bluff = on|off; dprc-hands, case-threshold, samples = N; "
+    "static-range, case-weight = X"
+)
 
 AGENTS: dict[str, AgentSpec] = {
     spec.name: spec
@@ -62,11 +79,33 @@ AGENTS: dict[str, AgentSpec] = {
 }
 
 
-def create_agent(name: str, seed: int = 0) -> Agent:
-    """A fresh agent by its registered name."""
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``NAME[:KEY=VALUE,...]`` into the name and its options."""
+    name, _, text = spec.partition(":")
+    options: dict[str, str] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise AgentOptionError(f"agent option {item.strip()!r} in {spec!r} is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def create_agent(spec: str, seed: int = 0) -> Agent:
+    """A fresh agent from its spec: a registered name, optionally with options."""
+    name, options = parse_agent_spec(spec)
     try:
-        spec = AGENTS[name]
+        entry = AGENTS[name]
     except KeyError:
         known = ", ".join(sorted(AGENTS))
         raise UnknownAgentError(f"unknown agent {name!r}; known agents: {known}") from None
-    return spec.load()(seed)
+    agent_class = entry.load()
+    if not options:
+        return agent_class(seed)
+    from_options = getattr(agent_class, "from_options", None)
+    if from_options is None:
+        raise AgentOptionError(f"agent {name!r} takes no options (got {spec!r})")
+    agent: Agent = from_options(seed, options)
+    return agent

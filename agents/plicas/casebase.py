@@ -1,0 +1,111 @@
+"""The case base and the case-based unit.
+
+Every hand that reaches a showdown becomes a :class:`Case`: both players' betting lines and
+the opponent's revealed bucket on each street. Two situations are *similar* when the
+opponent's line so far is the same (the same actions in the same contexts, street by
+street). With more than ``threshold`` similar cases, :func:`case_triple` compares the
+opponent's bucket distribution in those cases with the agent's own bucket: the likelier the
+opponent is stronger, the likelier PLICAS folds.
+
+>>> base = CaseBase()
+>>> base.add(Case(opponent_line=("c", "kc", "k", "k"), own_line=("k", "b", "b", "k"),
+...               opponent_buckets=(3, 6, 6, 7)))
+>>> base.histogram(2, ("c", "kc", "k")).tolist()
+[0, 0, 0, 0, 0, 1, 0, 0]
+>>> base.histogram(2, ("c", "kc", "b")) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.plicas.buckets import BUCKETS
+from agents.plicas.situation import Line, Situation
+from agents.triple import Triple
+
+IntArray = npt.NDArray[np.int64]
+Key = tuple[int, Line]
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One showdown: betting lines per street and the opponent's bucket per street."""
+
+    opponent_line: Line
+    own_line: Line
+    opponent_buckets: tuple[int, ...]
+    """Bucket (1..8) of the opponent's hand on each street's board, preflop first."""
+
+
+class CaseBase:
+    """Showdown cases indexed by every prefix of the opponent's line."""
+
+    def __init__(self) -> None:
+        self.cases: list[Case] = []
+        self._index: dict[Key, IntArray] = {}
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+    def add(self, case: Case) -> None:
+        self.cases.append(case)
+        for round_, bucket in enumerate(case.opponent_buckets):
+            if round_ >= len(case.opponent_line):
+                break
+            done = case.opponent_line[:round_]
+            street = case.opponent_line[round_]
+            for k in range(len(street) + 1):
+                key = (round_, (*done, street[:k]))
+                histogram = self._index.get(key)
+                if histogram is None:
+                    histogram = self._index[key] = np.zeros(BUCKETS, dtype=np.int64)
+                histogram[bucket - 1] += 1
+
+    def histogram(self, round_: int, opponent_line: Line) -> IntArray | None:
+        """Opponent buckets on street ``round_`` in the cases similar to ``opponent_line``
+        (its actions on streets ``0..round_``, the last one possibly partial)."""
+        return self._index.get((round_, tuple(opponent_line[: round_ + 1])))
+
+
+def win_share(histogram: IntArray, own_bucket: int) -> float:
+    """Share of the cases in which the own bucket beats the opponent's (ties count half).
+
+    >>> win_share(np.array([0, 0, 1, 0, 0, 0, 1, 0]), 5)
+    0.5
+    """
+    total = int(histogram.sum())
+    weaker = int(histogram[own_bucket:].sum())
+    same = int(histogram[own_bucket - 1])
+    return (weaker + 0.5 * same) / total
+
+
+def case_triple(
+    situation: Situation, own_bucket: int, base: CaseBase, threshold: int
+) -> tuple[Triple, int] | None:
+    """The case-based triple and the number of similar cases, or ``None`` with
+    ``threshold`` or fewer similar cases.
+
+    The win share ``w`` against the similar cases sets the triple: raise grows from
+    ``w = 0.6`` to certainty at 0.9; facing a bet, fold grows as ``w`` falls below the pot
+    odds plus a margin, so a stronger average opponent bucket means more folding.
+    """
+    histogram = base.histogram(situation.round, situation.opponent_line)
+    if histogram is None:
+        return None
+    similar = int(histogram.sum())
+    if similar <= threshold:
+        return None
+    w = win_share(histogram, own_bucket)
+    raise_ = _clip((w - 0.6) / 0.3) if situation.can_raise else 0.0
+    fold = 0.0
+    if situation.facing_bet:
+        fold = _clip((situation.pot_odds + 0.15 - w) / 0.3) * (1.0 - raise_)
+    return Triple.of(fold, 1.0 - raise_ - fold, raise_), similar
+
+
+def _clip(x: float) -> float:
+    return min(1.0, max(0.0, x))

@@ -1,0 +1,219 @@
+"""The opponent model: what PLICAS learns about its one opponent during a match.
+
+It is fed every state the agent sees (:meth:`OpponentModel.observe`) and every finished hand
+(:meth:`OpponentModel.end_hand`) and keeps, per match: hands seen; the opponent's fold /
+call / raise counts per betting context; its preflop range r_o (share of hands it did not
+fold preflop); its aggression per street (raises against calls where it could raise); the
+average pot; showdown counts. :meth:`OpponentModel.profile` turns the counts into an
+:class:`OpponentProfile`, shrunk towards the generic :data:`PRIOR` while evidence is thin.
+
+A betting *context* is ``(round, facing, level)``: ``facing`` is whether the opponent had a
+bet to call, ``level`` the raises so far in the round, capped at 2.
+
+>>> from acpcbot.game import bundled_game
+>>> from acpcbot.matchstate import decode_match_state
+>>> model = OpponentModel()
+>>> game = bundled_game()
+>>> state = decode_match_state("MATCHSTATE:0:0:rc/r:AsKd|/Ah7c2d", game)[0]
+>>> events = model.observe(state, game)
+>>> [(e.round, e.facing, e.level, e.action.value) for e in events]
+[(0, True, 0, 'r')]
+>>> model.profile().response(0, True, 0)[2] > PRIOR.response(0, True, 0)[2]
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from acpcbot.actions import ActionType
+from acpcbot.cards import Card
+from acpcbot.game import Game
+from acpcbot.matchstate import MatchState
+from acpcbot.player import HandResult
+from acpcbot.rules import HandState
+
+ROUNDS = 4
+LEVELS = 3
+ACTIONS = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
+FloatArray = npt.NDArray[np.float64]
+
+
+def context_level(num_raises: int) -> int:
+    return min(num_raises, LEVELS - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentAction:
+    """One action of the opponent with the context it was taken in."""
+
+    round: int
+    facing: bool
+    level: int
+    action: ActionType
+    board: tuple[Card, ...]
+    """Board cards visible when it acted."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OpponentProfile:
+    """The opponent as the units use it: smoothed frequencies and summary numbers."""
+
+    frequencies: FloatArray
+    """``[round, facing, level, action]``: probability of fold / call / raise."""
+    evidence: FloatArray
+    """``[round, facing, level]``: decisions observed in each context."""
+    range: float
+    """r_o: share of hands the opponent does not fold preflop."""
+    aggression: FloatArray
+    """Per round: raises / (raises + calls) over decisions where raising was legal."""
+    average_pot: float
+    """Average final pot in chips over hands that reached the flop."""
+    hands: int
+
+    def response(self, round_: int, facing: bool, level: int) -> tuple[float, float, float]:
+        """(fold, call, raise) of the opponent in a context."""
+        f, c, r = self.frequencies[round_, int(facing), context_level(level)]
+        return float(f), float(c), float(r)
+
+    def fold_to_bet(self, round_: int, level: int) -> float:
+        """Probability it folds when we bet or raise to ``level`` raises this round."""
+        return self.response(round_, True, level)[0]
+
+    def bets_when_checked_to(self, round_: int) -> float:
+        return self.response(round_, False, 0)[2]
+
+    @property
+    def postflop_aggression(self) -> float:
+        return float(np.mean(self.aggression[1:]))
+
+
+def _prior_frequencies() -> FloatArray:
+    freq = np.zeros((ROUNDS, 2, LEVELS, 3))
+    # A generic, moderately sound opponent (the static PLICAS plays against this one).
+    freq[0, 1] = [(0.2, 0.3, 0.5), (0.3, 0.45, 0.25), (0.15, 0.7, 0.15)]
+    freq[0, 0] = [(0.0, 0.6, 0.4)] * LEVELS
+    for r in range(1, ROUNDS):
+        freq[r, 1] = [(0.3, 0.5, 0.2), (0.3, 0.5, 0.2), (0.25, 0.6, 0.15)]
+        freq[r, 0] = [(0.0, 0.55, 0.45)] * LEVELS
+    return freq
+
+
+PRIOR = OpponentProfile(
+    frequencies=_prior_frequencies(),
+    evidence=np.zeros((ROUNDS, 2, LEVELS)),
+    range=0.75,
+    aggression=np.array([0.4, 0.35, 0.35, 0.35]),
+    average_pot=80.0,
+    hands=0,
+)
+PRIOR_STRENGTH = 8.0
+"""Pseudo-observations of :data:`PRIOR` added to every context."""
+
+
+class OpponentModel:
+    """Counts of one opponent's play over one match (a fresh one per duplicate half)."""
+
+    def __init__(self) -> None:
+        self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
+        self.raise_chances = np.zeros((ROUNDS, 2))
+        """Per round: [raises, calls] where raising was legal."""
+        self.hands_seen = 0
+        self.preflop_decisions = 0
+        """Hands in which the opponent acted preflop."""
+        self.preflop_folds = 0
+        self.flop_hands = 0
+        self.flop_pot_total = 0.0
+        self.showdowns = 0
+        self._hand: HandState | None = None
+        self._hand_number = -1
+        self._done = 0
+        self._acted_preflop = False
+
+    # -- feeding ------------------------------------------------------------------------
+
+    def observe(self, state: MatchState, game: Game) -> list[OpponentAction]:
+        """Take in a state; returns the opponent's actions not seen before, in order."""
+        if state.hand_number != self._hand_number or self._hand is None:
+            self._hand = HandState(game, state.hand_number)
+            self._hand_number = state.hand_number
+            self._done = 0
+            self._acted_preflop = False
+        opponent = 1 - state.position
+        board = state.board_cards
+        events: list[OpponentAction] = []
+        flat = [a for actions in state.betting for a in actions]
+        hand = self._hand
+        for action in flat[self._done :]:
+            actor = hand.current_player
+            if actor == opponent:
+                event = OpponentAction(
+                    round=hand.round,
+                    facing=hand.amount_to_call() > 0,
+                    level=context_level(hand.num_raises),
+                    action=action.type,
+                    board=board[: hand.game.board_total(hand.round)],
+                )
+                self._count(event, hand.can_raise())
+                events.append(event)
+            hand.apply(action)
+        self._done = len(flat)
+        return events
+
+    def _count(self, event: OpponentAction, could_raise: bool) -> None:
+        kind = ACTIONS.index(event.action)
+        self.counts[event.round, int(event.facing), event.level, kind] += 1
+        if could_raise and event.action is not ActionType.FOLD:
+            self.raise_chances[event.round, int(event.action is ActionType.CALL)] += 1
+        if event.round == 0:
+            self._acted_preflop = True
+            if event.action is ActionType.FOLD:
+                self.preflop_folds += 1
+
+    def end_hand(self, result: HandResult, game: Game) -> list[OpponentAction]:
+        """A hand finished; returns the opponent's actions :meth:`observe` had not seen."""
+        events = self.observe(result.state, game)
+        betting = self._hand
+        assert betting is not None
+        self.hands_seen += 1
+        if self._acted_preflop:
+            self.preflop_decisions += 1
+        if betting.round >= 1:
+            self.flop_hands += 1
+            self.flop_pot_total += betting.pot
+        if betting.finished and not any(betting.folded):
+            self.showdowns += 1
+        self._hand = None
+        return events
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def range(self) -> float:
+        """r_o, shrunk towards the prior for the first hands."""
+        k = PRIOR_STRENGTH
+        kept = self.preflop_decisions - self.preflop_folds
+        return (kept + k * PRIOR.range) / (self.preflop_decisions + k)
+
+    def profile(self) -> OpponentProfile:
+        """The opponent's smoothed frequencies and summaries."""
+        k = PRIOR_STRENGTH
+        evidence = self.counts.sum(axis=3)
+        freq = (self.counts + k * PRIOR.frequencies) / (evidence + k)[..., None]
+        raises, calls = self.raise_chances[:, 0], self.raise_chances[:, 1]
+        aggression = (raises + k * PRIOR.aggression) / (raises + calls + k)
+        pot_weight = 4.0
+        average_pot = (self.flop_pot_total + pot_weight * PRIOR.average_pot) / (
+            self.flop_hands + pot_weight
+        )
+        return OpponentProfile(
+            frequencies=freq,
+            evidence=evidence,
+            range=self.range,
+            aggression=aggression,
+            average_pot=average_pot,
+            hands=self.hands_seen,
+        )
