@@ -75,6 +75,38 @@ AGENTS: dict[str, AgentSpec] = {
             "agents.scripted:HashPlayer",
             "the deterministic scripted policy the reference-dealer corpus was recorded with",
         ),
+        AgentSpec(
+            "plicas",
+            "agents.plicas.agent:Plicas",
+            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff unit)",
+            _PLICAS_OPTIONS,
+        ),
+        AgentSpec(
+            "plicas-static",
+            "agents.plicas.agent:PlicasStatic",
+            "PLICAS with every dynamic unit off: fixed rules against a generic opponent",
+            _PLICAS_OPTIONS,
+        ),
+        AgentSpec(
+            "loose-passive",
+            "agents.kendall:LoosePassive",
+            "Kendall's loose-passive style: plays most hands, rarely raises",
+        ),
+        AgentSpec(
+            "loose-aggressive",
+            "agents.kendall:LooseAggressive",
+            "Kendall's loose-aggressive style: plays most hands, raises often",
+        ),
+        AgentSpec(
+            "tight-passive",
+            "agents.kendall:TightPassive",
+            "Kendall's tight-passive style: plays few hands, rarely raises",
+        ),
+        AgentSpec(
+            "tight-aggressive",
+            "agents.kendall:TightAggressive",
+            "Kendall's tight-aggressive style: plays few hands, raises often",
+        ),
     )
 }
 

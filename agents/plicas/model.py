@@ -71,7 +71,8 @@ class OpponentProfile:
     aggression: FloatArray
     """Per round: raises / (raises + calls) over decisions where raising was legal."""
     average_pot: float
-    """Average final pot in chips over hands that reached the flop."""
+    """Average pot in chips when the flop came, over hands that reached it: the stake the
+    preflop ranges contest (later bets are made knowing the board)."""
     hands: int
 
     def response(self, round_: int, facing: bool, level: int) -> tuple[float, float, float]:
@@ -107,7 +108,7 @@ PRIOR = OpponentProfile(
     evidence=np.zeros((ROUNDS, 2, LEVELS)),
     range=0.75,
     aggression=np.array([0.4, 0.35, 0.35, 0.35]),
-    average_pot=80.0,
+    average_pot=40.0,
     hands=0,
 )
 PRIOR_STRENGTH = 8.0
@@ -132,6 +133,7 @@ class OpponentModel:
         self._hand_number = -1
         self._done = 0
         self._acted_preflop = False
+        self._flop_pot: int | None = None
 
     # -- feeding ------------------------------------------------------------------------
 
@@ -142,6 +144,7 @@ class OpponentModel:
             self._hand_number = state.hand_number
             self._done = 0
             self._acted_preflop = False
+            self._flop_pot = None
         opponent = 1 - state.position
         board = state.board_cards
         events: list[OpponentAction] = []
@@ -160,6 +163,8 @@ class OpponentModel:
                 self._count(event, hand.can_raise())
                 events.append(event)
             hand.apply(action)
+            if hand.round == 1 and self._flop_pot is None:
+                self._flop_pot = hand.pot
         self._done = len(flat)
         return events
 
@@ -181,9 +186,9 @@ class OpponentModel:
         self.hands_seen += 1
         if self._acted_preflop:
             self.preflop_decisions += 1
-        if betting.round >= 1:
+        if self._flop_pot is not None:
             self.flop_hands += 1
-            self.flop_pot_total += betting.pot
+            self.flop_pot_total += self._flop_pot
         if betting.finished and not any(betting.folded):
             self.showdowns += 1
         self._hand = None

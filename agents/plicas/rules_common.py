@@ -2,8 +2,8 @@
 
 >>> ramp(0.75, 0.5, 1.0)
 0.5
->>> [round(raise_probability(s, level=0, shift=k), 3) for s, k in ((0.6, 0), (0.5, 1))]
-[0.857, 0.857]
+>>> [round(raise_probability(s, level=0, shift=k), 3) for s, k in ((0.55, 0), (0.45, 1))]
+[0.714, 0.714]
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from agents.plicas.buckets import shift_strength
 from agents.plicas.model import ROUNDS, OpponentProfile
 from agents.plicas.situation import Situation
 
-RAISE_CENTER = 0.55
+RAISE_CENTER = 0.52
 """Strength against the calling range at which a bet or raise is as likely as not."""
 RAISE_WIDTH = 0.14
 """Strength over which the raise probability climbs from 0 to 1."""

@@ -81,21 +81,33 @@ def test_preflop_plays_exactly_the_hands_inside_the_range(limit_game: Game) -> N
     s = situation(limit_game, "MATCHSTATE:1:0::|7c2d")  # small blind, first action
     for share, own_range, played in ((0.6, 0.5, False), (0.4, 0.5, True), (0.95, 1.0, True)):
         reading = Reading(0.4, 0.35, 0.4, 7, top_share=share)
-        triple = preflop_triple(s, reading, PRIOR, own_range, BETS)
+        triple = preflop_triple(s, reading, own_range)
         assert (triple.fold == 0.0) is played
         assert (triple.fold == 1.0) is not played
 
 
+def test_preflop_steals_outside_the_range_only_from_an_opponent_that_folds(
+    limit_game: Game,
+) -> None:
+    s = situation(limit_game, "MATCHSTATE:1:0::|7c2d")
+    outside = Reading(0.3, 0.3, 0.3, 8, top_share=0.99)
+    steals = [preflop_triple(s, outside, 0.5, fold).raise_ for fold in (0.0, 0.1, 0.2, 0.3, 0.6)]
+    # Called, 30% equity in a 40-chip pot is worth 12 of the 15 chips the raise costs.
+    assert steals[0] == steals[1] == 0.0
+    assert 0.0 < steals[2] < steals[3] < steals[4] == 1.0
+    assert preflop_triple(s, outside, 0.5, 0.6).call == 0.0
+
+
 def test_preflop_big_blind_never_folds_a_free_check(limit_game: Game) -> None:
     s = situation(limit_game, "MATCHSTATE:0:0:c:7c2d|")
-    triple = preflop_triple(s, Reading(0.3, 0.3, 0.3, 8, top_share=1.0), PRIOR, 0.2, BETS)
+    triple = preflop_triple(s, Reading(0.3, 0.3, 0.3, 8, top_share=1.0), 0.2)
     assert triple.call == 1.0
 
 
 def test_preflop_calls_by_pot_odds_against_a_raise(limit_game: Game) -> None:
     s = situation(limit_game, "MATCHSTATE:0:0:r:Kc9d|")  # big blind facing a raise
-    strong_enough = preflop_triple(s, Reading(0.45, 0.4, 0.55, 5, 0.4), PRIOR, 1.0, BETS)
-    too_weak = preflop_triple(s, Reading(0.2, 0.15, 0.3, 8, 0.95), PRIOR, 1.0, BETS)
+    strong_enough = preflop_triple(s, Reading(0.45, 0.4, 0.55, 5, 0.4), 1.0)
+    too_weak = preflop_triple(s, Reading(0.2, 0.15, 0.3, 8, 0.95), 1.0)
     assert strong_enough.fold == 0.0 and strong_enough.call > 0.5
     assert too_weak.fold == 1.0
 

@@ -1,0 +1,159 @@
+"""Kendall & Willdig's four playing styles as field opponents (seed 001, after Barone & While).
+
+*Loose* players overestimate their hands and play many of them, *tight* ones play few;
+*aggressive* players bet and raise often and drive the pot up, *passive* ones rarely raise
+and let others drive it. Each style is a small rule set over the hand's strength, as in the
+paper's tables ("fold below X, call up to Y, raise Z if the pot is at most W, else call"):
+
+* preflop, a hand-selection threshold: the style plays the top ``play_share`` of starting
+  hands (folding the rest to a bet, checking when free) and raises with the top
+  ``raise_share``;
+* after the flop, the hand strength (equity against a random hand, from the engine) against
+  thresholds: fold
+  to a bet below ``fold_below``, bet or raise above ``raise_above`` with probability
+  ``raise_frequency``, otherwise call; aggressive styles also bet weak hands when checked to
+  with probability ``bluff_frequency``;
+* no raise once the pot exceeds ``pot_limit`` chips (the tables' "if pot <= W").
+
+Every random choice comes from the agent's seeded RNG.
+
+>>> style_triple(TIGHT_PASSIVE, strength=0.3, facing_bet=True, can_raise=True, pot=40)
+Triple(fold=1.0, call=0.0, raise_=0.0)
+>>> style_triple(LOOSE_AGGRESSIVE, strength=0.8, facing_bet=True, can_raise=True, pot=40)
+Triple(fold=0.0, call=0.09999999999999998, raise_=0.9)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from acpcbot.actions import Action
+from acpcbot.errors import AcpcError
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, MatchInfo
+from agents.base import Agent
+from agents.triple import Triple
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """One of Kendall's playing styles."""
+
+    play_share: float
+    """Preflop: share of starting hands played (the best ones)."""
+    raise_share: float
+    """Preflop: share of starting hands raised."""
+    fold_below: float
+    """Postflop: a bet is folded below this hand strength."""
+    raise_above: float
+    """Postflop: bet or raise above this hand strength ..."""
+    raise_frequency: float
+    """... this often."""
+    bluff_frequency: float
+    """Postflop: bet a hand below ``fold_below`` this often when nobody has bet."""
+    pot_limit: int
+    """No raise once the pot holds more chips than this."""
+
+
+STRENGTH_TRIALS = 2_000
+"""Showdowns sampled (or, on the river, enumerated) for the hand strength."""
+
+LOOSE_PASSIVE = Style(0.8, 0.05, 0.3, 0.85, 0.5, 0.0, 120)
+LOOSE_AGGRESSIVE = Style(0.8, 0.4, 0.3, 0.6, 0.9, 0.15, 400)
+TIGHT_PASSIVE = Style(0.3, 0.05, 0.5, 0.9, 0.5, 0.0, 120)
+TIGHT_AGGRESSIVE = Style(0.3, 0.2, 0.5, 0.7, 0.9, 0.1, 400)
+
+
+def style_triple(
+    style: Style, strength: float, facing_bet: bool, can_raise: bool, pot: int
+) -> Triple:
+    """The style's triple for a hand of postflop ``strength``."""
+    may_raise = can_raise and pot <= style.pot_limit
+    if strength >= style.raise_above and may_raise:
+        return Triple.of(0.0, 1.0 - style.raise_frequency, style.raise_frequency)
+    if strength >= style.fold_below:
+        return Triple(0.0, 1.0, 0.0)
+    if facing_bet:
+        return Triple(1.0, 0.0, 0.0)
+    bluff = style.bluff_frequency if may_raise else 0.0
+    return Triple.of(0.0, 1.0 - bluff, bluff)
+
+
+def preflop_style_triple(
+    style: Style, top_share: float, facing_bet: bool, can_raise: bool, pot: int
+) -> Triple:
+    """The style's preflop triple for a hand ranked in the top ``top_share`` of hands."""
+    if top_share > style.play_share:
+        return Triple(1.0, 0.0, 0.0) if facing_bet else Triple(0.0, 1.0, 0.0)
+    if top_share <= style.raise_share and can_raise and pot <= style.pot_limit:
+        return Triple.of(0.0, 1.0 - style.raise_frequency, style.raise_frequency)
+    return Triple(0.0, 1.0, 0.0)
+
+
+class KendallPlayer(Agent):
+    """A fixed-style player; subclasses name the style."""
+
+    STYLE: ClassVar[Style]
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        game = info.game
+        if not game.is_limit or game.num_players != 2:
+            raise AcpcError(f"{self.name} plays heads-up limit games only")
+        from agents.plicas.tables import PlicasTables
+
+        self.top_share = PlicasTables.load().class_top_share
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        from acpcbot.engine.combos import class_of
+        from acpcbot.engine.equity import hand_vs_range
+
+        facing = betting.amount_to_call() > 0
+        hole = state.own_cards
+        if betting.round == 0:
+            share = float(self.top_share[class_of(*hole)])
+            triple = preflop_style_triple(
+                self.STYLE, share, facing, betting.can_raise(), betting.pot
+            )
+        else:
+            seed = self.rng.getrandbits(31)
+            equity = hand_vs_range(
+                hole,
+                None,
+                state.board_cards,
+                trials=STRENGTH_TRIALS,
+                seed=seed,
+                max_exact=STRENGTH_TRIALS,
+            )
+            strength = equity.equity[0]
+            triple = style_triple(self.STYLE, strength, facing, betting.can_raise(), betting.pot)
+        return triple.sample(betting, self.rng)
+
+
+class LoosePassive(KendallPlayer):
+    """Plays most hands, rarely raises."""
+
+    name = "loose-passive"
+    STYLE = LOOSE_PASSIVE
+
+
+class LooseAggressive(KendallPlayer):
+    """Plays most hands, raises often."""
+
+    name = "loose-aggressive"
+    STYLE = LOOSE_AGGRESSIVE
+
+
+class TightPassive(KendallPlayer):
+    """Plays few hands, rarely raises."""
+
+    name = "tight-passive"
+    STYLE = TIGHT_PASSIVE
+
+
+class TightAggressive(KendallPlayer):
+    """Plays few hands, raises often."""
+
+    name = "tight-aggressive"
+    STYLE = TIGHT_AGGRESSIVE

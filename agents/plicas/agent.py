@@ -1,0 +1,165 @@
+"""The PLICAS agent: the units wired into one decision pipeline (PLICAS Fig. 1-3).
+
+Every state updates the opponent model and, for the opponent's actions, its weight table.
+On the agent's turn:
+
+* preflop — DPRC sets the own range r_p (or the fixed one), the preflop rule unit gives the
+  triple;
+* postflop — the hand is read against the opponent's weighted range; the bluff unit decides
+  the paper's bluffing spot, the postflop rule unit (own bucket shifted by DPAC) every other
+  one; the case-based unit adds a second triple when it has enough similar cases;
+* the triples are merged by confidence and sampled with the agent's seeded RNG.
+
+A finished hand that reached a showdown becomes a case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from acpcbot.actions import Action
+from acpcbot.errors import AcpcError
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, HandResult, MatchInfo
+from agents.base import Agent
+from agents.plicas.bluff import bluff_triple
+from agents.plicas.casebase import Case, CaseBase, case_triple
+from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
+from agents.plicas.dpac import dpac_shift
+from agents.plicas.dprc import choose_range
+from agents.plicas.merge import decide
+from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
+from agents.plicas.postflop import postflop_triple
+from agents.plicas.preflop import preflop_triple
+from agents.plicas.situation import Situation, action_lines
+from agents.plicas.strength import HandReader
+from agents.plicas.tables import PlicasTables
+from agents.plicas.weights import RangeWeights
+from agents.triple import Triple
+
+
+class UnsupportedGameError(AcpcError, ValueError):
+    """PLICAS plays heads-up limit hold'em only."""
+
+
+class Plicas(Agent):
+    """PLICAS with the configuration :attr:`CONFIG` (every dynamic unit on)."""
+
+    name = "plicas"
+    CONFIG: ClassVar[PlicasConfig] = DYNAMIC
+
+    def __init__(self, seed: int = 0, config: PlicasConfig | None = None) -> None:
+        super().__init__(seed)
+        self.config = self.CONFIG if config is None else config
+        self.model = OpponentModel()
+        self.cases = CaseBase()
+        self._own_range: tuple[int, float] = (-1, 1.0)
+
+    @classmethod
+    def from_options(cls, seed: int, options: Mapping[str, str]) -> Plicas:
+        """The agent with ``options`` (``KEY=VALUE`` of the agent spec) applied."""
+        return cls(seed, cls.CONFIG.with_options(options))
+
+    # -- match and hands ----------------------------------------------------------------
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        game = info.game
+        if not game.is_limit or game.num_players != 2 or game.num_rounds != 4:
+            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
+        self.tables = PlicasTables.load()
+        self.reader = HandReader(self.tables, self.config.samples)
+        self.weights = RangeWeights(self.tables)
+        self.model = OpponentModel()
+        self.cases = CaseBase()
+        self._own_range = (-1, self.config.static_range)
+        self._hand_number = -1
+        self._learned = PRIOR
+
+    def observe(self, state: MatchState, betting: BettingView) -> None:
+        if state.hand_number != self._hand_number:
+            self._hand_number = state.hand_number
+            self.weights.reset(state.own_cards)
+            self._learned = self.model.profile()  # what the model knew before this hand
+        self._reweight(self.model.observe(state, self.game))
+
+    def end_hand(self, result: HandResult) -> None:
+        self.model.end_hand(result, self.game)
+        state = result.state
+        opponent_cards = state.hole_cards[1 - state.position]
+        if not (self.config.case_base and opponent_cards):
+            return
+        lines = action_lines(self.game, state.betting)
+        buckets = tuple(
+            self.reader.bucket_of(opponent_cards, state.board_cards[: self.game.board_total(r)])
+            for r in range(len(state.betting))
+        )
+        opponent = 1 - state.position
+        self.cases.add(Case(lines[opponent], lines[state.position], buckets))
+
+    def _reweight(self, events: list[OpponentAction]) -> None:
+        for event in events:
+            self.weights.update(event, self._profile(event.round))
+
+    def _profile(self, round_: int) -> OpponentProfile:
+        """The learned profile where the dynamic units use it, else the generic prior."""
+        dynamic = self.config.dprc if round_ == 0 else self.config.dpac
+        return self._learned if dynamic else PRIOR
+
+    # -- deciding -----------------------------------------------------------------------
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        situation = Situation.of(state, betting)
+        profile = self._profile(situation.round)
+        if situation.round == 0:
+            reading = self.reader.preflop(situation, self.weights.weights, profile)
+            steal_fold = profile.fold_to_bet(0, 1)
+            triple = preflop_triple(situation, reading, self.own_range(situation), steal_fold)
+            return decide([(triple, 1.0)], betting, self.rng)
+        seed = self.rng.getrandbits(31)
+        reading = self.reader.postflop(situation, self.weights.weights, profile, seed)
+        weighted: list[tuple[Triple, float]] = []
+        rule: Triple | None = None
+        if self.config.bluff:
+            connect = self.tables.connect(profile.range)
+            rule = bluff_triple(situation, reading, profile, connect)
+        if rule is None:
+            shift = 0
+            if self.config.dpac:
+                shift = dpac_shift(profile.postflop_aggression, profile.range, self.rng.random())
+            rule = postflop_triple(situation, reading, profile, shift, self.game.raise_size)
+        weighted.append((rule, 1.0))
+        if self.config.case_base:
+            threshold = self.config.case_threshold
+            found = case_triple(situation, reading.bucket, self.cases, threshold)
+            if found is not None:
+                triple, similar = found
+                weighted.append((triple, self.config.case_weight * similar / (similar + threshold)))
+        return decide(weighted, betting, self.rng)
+
+    def own_range(self, situation: Situation) -> float:
+        """r_p for this hand: DPRC's choice once the model has seen enough hands."""
+        hand, r_p = self._own_range
+        if hand == situation.hand_number:
+            return r_p
+        r_p = self.config.static_range
+        if self.config.dprc and self.model.hands_seen >= self.config.dprc_hands:
+            profile = self._learned
+            small_blind = min(self.game.blind)
+            r_p = choose_range(
+                self.tables.range_grid,
+                self.tables.range_ev,
+                profile.range,
+                profile.average_pot / small_blind,
+            )
+        self._own_range = (situation.hand_number, r_p)
+        return r_p
+
+
+class PlicasStatic(Plicas):
+    """PLICAS with every dynamic unit off (the paper's static ablation, plus the case base
+    and the bluff unit)."""
+
+    name = "plicas-static"
+    CONFIG = STATIC

@@ -1,0 +1,126 @@
+"""Reading the agent's hand: equities against the opponent's weighted range (the engine).
+
+Before the flop the class-against-class equity table answers at once. On the flop and turn
+the engine samples showdowns; on the river the combos' hand values (which the range
+percentiles need anyway) give the exact answer. Three equities: against the whole weighted
+range, against the part of it that would still be in after one more bet (the opponent's
+observed fold rate taken off the bottom of the range), and against a random hand (the scale
+of the buckets the case base compares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from acpcbot.cards import Card
+from acpcbot.engine.combos import COMBO_CARDS, class_of
+from acpcbot.engine.equity import hand_vs_range
+from acpcbot.engine.evaluator import rank7
+from agents.plicas.buckets import bucket_of
+from agents.plicas.model import OpponentProfile
+from agents.plicas.reading import Reading
+from agents.plicas.situation import Situation
+from agents.plicas.tables import PlicasTables
+from agents.plicas.weights import continuing, holding_values, percentiles
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+NEGLIGIBLE_FOLD = 0.01
+RIVER = 3
+
+
+class HandReader:
+    """Turns a situation and the opponent's weights into a :class:`Reading`."""
+
+    def __init__(self, tables: PlicasTables, samples: int) -> None:
+        self.tables = tables
+        self.samples = max(1, samples)
+
+    def preflop(
+        self, situation: Situation, weights: FloatArray, profile: OpponentProfile
+    ) -> Reading:
+        tables = self.tables
+        k = class_of(*situation.hole)
+        fold = profile.fold_to_bet(0, situation.num_raises + 1)
+        place = percentiles(tables.combo_score, weights)
+        equity_row = tables.class_equity[k]
+
+        def against(w: FloatArray) -> float:
+            by_class = tables.class_weights(w)
+            return _clip(float(by_class @ equity_row / by_class.sum()))
+
+        strength = against(weights)
+        called = weights * continuing(place, fold)
+        return Reading(
+            strength=strength,
+            strength_called=against(called) if called.sum() > 0 else strength,
+            hand_strength=_clip(float(tables.class_vs_random[k])),
+            bucket=int(tables.class_bucket[k]),
+            top_share=_clip(float(tables.class_top_share[k])),
+        )
+
+    def postflop(
+        self, situation: Situation, weights: FloatArray, profile: OpponentProfile, seed: int
+    ) -> Reading:
+        hole, board = situation.hole, situation.board
+        values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+        fold = profile.fold_to_bet(situation.round, situation.num_raises + 1)
+        called = weights
+        if fold > NEGLIGIBLE_FOLD:
+            called = weights * continuing(percentiles(values, weights), fold)
+            if called.sum() <= 0:
+                called = weights
+        if situation.round == RIVER:
+            own = rank7(*hole, *board)
+            strength = _showdown_share(own, values, weights)
+            strength_called = _showdown_share(own, values, called)
+            hand_strength = _showdown_share(own, values, self._uniform(hole))
+        else:
+            strength = self._equity(hole, board, weights, seed)
+            strength_called = strength
+            if called is not weights:
+                strength_called = self._equity(hole, board, called, seed + 1)
+            hand_strength = self._equity(hole, board, None, seed + 2)
+        return Reading(strength, strength_called, hand_strength, bucket_of(hand_strength))
+
+    def bucket_of(self, hole: Sequence[Card], board: Sequence[Card], seed: int = 0) -> int:
+        """The bucket of a hand on a board (preflop: its class's), as the case base keeps
+        the opponent's shown hands."""
+        if not board:
+            return int(self.tables.class_bucket[class_of(*hole)])
+        if len(board) < 5:
+            return bucket_of(self._equity(hole, board, None, seed))
+        values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+        return bucket_of(_showdown_share(rank7(*hole, *board), values, self._uniform(hole)))
+
+    def _uniform(self, hole: Sequence[Card]) -> FloatArray:
+        """Weight 1 on every combo that does not hold one of ``hole``."""
+        weights = np.ones(len(self.tables.combo_class))
+        for card in hole:
+            weights[self.tables.combos_with_card[card]] = 0.0
+        return weights
+
+    def _equity(
+        self, hole: Sequence[Card], board: Sequence[Card], weights: FloatArray | None, seed: int
+    ) -> float:
+        result = hand_vs_range(hole, weights, board, trials=self.samples, seed=seed, max_exact=0)
+        return _clip(result.equity[0])
+
+
+def _showdown_share(own: int, values: IntArray, weights: FloatArray) -> float:
+    """Weighted share of the combos that ``own`` (a hand value) beats, ties half; combos
+    with value 0 (they use a board card) do not count."""
+    live = weights * (values > 0)
+    total = float(live.sum())
+    if total <= 0:
+        return 0.5
+    won = float(live[values < own].sum()) + 0.5 * float(live[values == own].sum())
+    return _clip(won / total)
+
+
+def _clip(x: float) -> float:
+    return min(1.0, max(0.0, x))

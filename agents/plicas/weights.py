@@ -1,0 +1,170 @@
+"""The opponent's weight table: 1326 hole-card combos, re-weighted after each of its actions.
+
+Loki-2 §4 multiplies each combo's weight by the probability that the opponent takes the
+action it took holding that combo; Saund's eq. 4 is the same Bayes update. The likelihood
+comes from the opponent profile's frequencies in the action's context: within the current
+weighted range the opponent is taken to fold its weakest ``f`` share, raise its strongest
+``r`` share and call in between (soft edges), and to take any action regardless of its
+cards :data:`NOISE` of the time (bluffs and slow plays). An opponent that always raises or
+always calls therefore leaves its range as wide as it was.
+
+Combo strength is the class's place in the preflop ranking before the flop and the hand's
+value with the board after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from acpcbot.actions import ActionType
+from acpcbot.cards import Card
+from acpcbot.engine.combos import COMBO_CARDS, NUM_COMBOS
+from acpcbot.engine.evaluator import rank5, rank6, rank7
+from agents.plicas.model import OpponentAction, OpponentProfile
+from agents.plicas.tables import PlicasTables
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+NOISE = 0.25
+"""Share of the opponent's actions taken regardless of its cards (bluffs, slow plays, draws
+played like made hands: the percentile is the hand's value now)."""
+FLOOR = 0.01
+"""No live combo falls below this share of the heaviest one: however a hand was played,
+some chance remains that it was a bluff."""
+SOFTNESS = 0.1
+"""Width (in range percentile) of the edges between the fold, call and raise regions."""
+
+
+@njit(cache=True)
+def holding_values(board: IntArray, combos: IntArray) -> IntArray:  # pragma: no cover - numba
+    """Value of every combo with the 3-5 board cards; 0 for combos that use a board card."""
+    out = np.zeros(len(combos), dtype=np.int64)
+    used = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        used[c] = True
+    n = len(board)
+    for i in range(len(combos)):
+        a, b = combos[i, 0], combos[i, 1]
+        if used[a] or used[b]:
+            continue
+        if n == 3:
+            out[i] = rank5(a, b, board[0], board[1], board[2])
+        elif n == 4:
+            out[i] = rank6(a, b, board[0], board[1], board[2], board[3])
+        else:
+            out[i] = rank7(a, b, board[0], board[1], board[2], board[3], board[4])
+    return out
+
+
+@njit(cache=True)
+def percentiles(values: IntArray, weights: FloatArray) -> FloatArray:  # pragma: no cover
+    """Each combo's place in the weighted range, 0 (weakest) to 1 (strongest): the weight
+    below it plus half the weight tied with it, over the total."""
+    order = np.argsort(values)
+    total = weights.sum()
+    out = np.zeros(len(values))
+    if total <= 0:
+        return out
+    below = 0.0
+    i = 0
+    n = len(values)
+    while i < n:
+        j = i
+        tied = 0.0
+        while j < n and values[order[j]] == values[order[i]]:
+            tied += weights[order[j]]
+            j += 1
+        middle = (below + tied / 2) / total
+        for k in range(i, j):
+            out[order[k]] = middle
+        below += tied
+        i = j
+    return out
+
+
+def _edge(x: FloatArray, share: float) -> FloatArray:
+    """1 where ``x < share``, 0 above, linear over a width of at most ``SOFTNESS``."""
+    width = min(SOFTNESS, 2 * share)
+    if width <= 0:
+        return np.zeros_like(x)
+    return np.clip((share - x) / width + 0.5, 0.0, 1.0)
+
+
+def continuing(place: FloatArray, fold: float) -> FloatArray:
+    """Share of each combo at ``place`` that stays in when the opponent folds its weakest
+    ``fold`` share to a bet (the complement of the fold region of :func:`likelihood`)."""
+    return 1.0 - _edge(place, fold)
+
+
+def likelihood(
+    place: FloatArray, response: tuple[float, float, float], action: ActionType
+) -> FloatArray:
+    """Probability of ``action`` for combos at ``place`` (percentile in the range), when the
+    opponent folds / calls / raises with frequencies ``response``.
+
+    >>> place = np.array([0.05, 0.5, 0.95])
+    >>> likelihood(place, (0.2, 0.5, 0.3), ActionType.RAISE).round(3).tolist()
+    [0.075, 0.075, 0.825]
+    >>> likelihood(place, (0.0, 0.0, 1.0), ActionType.RAISE).tolist()  # always raises
+    [1.0, 1.0, 1.0]
+    """
+    fold, call, raise_ = response
+    folds = _edge(place, fold)
+    raises = _edge(1.0 - place, raise_)
+    overlap = folds + raises
+    scale = np.where(overlap > 1.0, 1.0 / np.maximum(overlap, 1e-12), 1.0)
+    folds, raises = folds * scale, raises * scale
+    if action is ActionType.FOLD:
+        pure, frequency = folds, fold
+    elif action is ActionType.RAISE:
+        pure, frequency = raises, raise_
+    else:
+        pure, frequency = 1.0 - folds - raises, call
+    return (1.0 - NOISE) * pure + NOISE * frequency
+
+
+class RangeWeights:
+    """The opponent's weight table for the current hand."""
+
+    def __init__(self, tables: PlicasTables) -> None:
+        self.tables = tables
+        self.weights = np.ones(NUM_COMBOS)
+        self._dead: set[Card] = set()
+
+    def reset(self, own_cards: Sequence[Card]) -> None:
+        """A new hand: every combo the opponent can hold is equally likely."""
+        self.weights = np.ones(NUM_COMBOS)
+        self._dead = set()
+        self.remove(own_cards)
+
+    def remove(self, cards: Sequence[Card]) -> None:
+        """Cards the opponent cannot hold (ours, the board's)."""
+        for card in cards:
+            self._dead.add(card)
+            self.weights[self.tables.combos_with_card[card]] = 0.0
+
+    def strengths(self, board: Sequence[Card]) -> IntArray:
+        """Combo strengths for ranking within the range on ``board`` (preflop: empty)."""
+        if not board:
+            return self.tables.combo_score
+        return holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+
+    def update(self, event: OpponentAction, profile: OpponentProfile) -> None:
+        """Re-weight by the likelihood of the opponent's ``event`` under ``profile``."""
+        self.remove(event.board)
+        place = percentiles(self.strengths(event.board), self.weights)
+        response = profile.response(event.round, event.facing, event.level)
+        live = self.weights > 0
+        self.weights *= likelihood(place, response, event.action)
+        top = self.weights.max()
+        if top <= 0:  # every combo ruled out: start over rather than divide by nothing
+            self.weights[:] = 1.0
+            self.remove(tuple(self._dead))
+            return
+        self.weights /= top
+        np.maximum(self.weights, FLOOR * live, out=self.weights)
