@@ -100,7 +100,13 @@ def parse_betting(text: str) -> Betting:
     return tuple(rounds)
 
 
-def _parse_card_group(text: str, what: str) -> tuple[Card, ...]:
+def parse_card_group(text: str, what: str) -> tuple[Card, ...]:
+    """Cards written canonically and back to back (``"5sKs7s"``); ``what`` names them in
+    the error message.
+
+    >>> parse_card_group("5sKs7s", "flop")
+    (15, 47, 23)
+    """
     if not _CARD_GROUP_RE.match(text):
         raise MatchStateError(f"bad {what} {text!r}")
     return parse_cards(text)
@@ -121,14 +127,14 @@ def parse_cards_field(
     holes = []
     seen: set[Card] = set()
     for group in holes_text:
-        cards = _parse_card_group(group, "hole cards")
+        cards = parse_card_group(group, "hole cards")
         if cards and len(cards) != game.num_hole_cards:
             raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
         holes.append(cards)
         seen.update(cards)
     board: list[tuple[Card, ...]] = [()]
     for r, group in enumerate(groups[1:], start=1):
-        cards = _parse_card_group(group, "board cards")
+        cards = parse_card_group(group, "board cards")
         if len(cards) != game.num_board_cards[r]:
             raise MatchStateError(
                 f"round {r + 1} board {group!r}: need {game.num_board_cards[r]} cards"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action
+from acpcbot.cards import Card
 from acpcbot.errors import IllegalActionError, MatchStateError
 from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game
@@ -37,6 +38,7 @@ from acpcbot.matchstate import (
     clip_line,
     decode_match_state,
     parse_betting,
+    parse_card_group,
     parse_cards_field,
 )
 from acpcbot.rules import HandState
@@ -142,21 +144,10 @@ class HandTracker:
         if hand.round != text_round:
             return None
 
-        if cards_text == self._cards_text and text_round == previous.round:
-            hole_cards, board = previous.hole_cards, previous.board
-        else:
-            try:
-                hole_cards, board = parse_cards_field(cards_text, self._game, text_round + 1)
-                check_hole_cards_view(hole_cards, previous.position, hand.finished, text)
-            except MatchStateError:
-                return None
-            if (
-                hole_cards[previous.position] != previous.own_cards
-                or board[: len(previous.board)] != previous.board
-            ):
-                return None
-            self._cards_text = cards_text
-
+        cards = self._cards(cards_text, text_round, hand.finished, text)
+        if cards is None:
+            return None
+        hole_cards, board = cards
         old = previous.betting
         betting = (*old[:-1], old[-1] + groups[0], *groups[1:])
         state = MatchState(previous.position, previous.hand_number, betting, hole_cards, board)
@@ -164,10 +155,53 @@ class HandTracker:
         self._betting_text = betting_text
         return state, hand
 
+    def _cards(
+        self, cards_text: str, text_round: int, finished: bool, text: str
+    ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]] | None:
+        """Hole cards and board of an extension, or ``None`` if they are not valid or do not
+        extend the previous ones. Usually the text is unchanged or adds board cards."""
+        previous = self._state
+        assert previous is not None
+        known = self._cards_text
+        if cards_text == known and text_round == previous.round:
+            return previous.hole_cards, previous.board
+        if cards_text.startswith(known) and cards_text[len(known) : len(known) + 1] == "/":
+            groups = cards_text[len(known) + 1 :].split("/")
+            if len(groups) != text_round - previous.round:
+                return None
+            board = list(previous.board)
+            seen = {*previous.board_cards, *previous.own_cards}
+            for round_, group in enumerate(groups, start=previous.round + 1):
+                try:
+                    cards = parse_card_group(group, "board cards")
+                except MatchStateError:
+                    return None
+                if len(cards) != self._game.num_board_cards[round_] or not seen.isdisjoint(cards):
+                    return None
+                seen.update(cards)
+                board.append(cards)
+            self._cards_text = cards_text
+            return previous.hole_cards, tuple(board)
+        try:
+            hole_cards, board_groups = parse_cards_field(cards_text, self._game, text_round + 1)
+            check_hole_cards_view(hole_cards, previous.position, finished, text)
+        except MatchStateError:
+            return None
+        if (
+            hole_cards[previous.position] != previous.own_cards
+            or board_groups[: len(previous.board)] != previous.board
+        ):
+            return None
+        self._cards_text = cards_text
+        return hole_cards, board_groups
+
     def _new_actions(self, suffix: str) -> tuple[tuple[Action, ...], ...] | None:
         """The actions of a betting suffix grouped by round (the first group continues the
         previous round), or ``None`` if the suffix does not parse."""
         if self._game.is_limit:
+            if len(suffix) == 1:  # the usual case: one more action
+                action = _LIMIT_ACTIONS.get(suffix)
+                return None if action is None else ((action,),)
             groups: list[tuple[Action, ...]] = []
             current: list[Action] = []
             for char in suffix:

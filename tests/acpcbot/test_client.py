@@ -47,11 +47,17 @@ def _script(match_dir: Path, seat: int) -> SeatScript:
 
 
 async def _play(
-    dealer: ReplayDealer, player: Agent, game: Game, budget_ms: float | None = None
+    dealer: ReplayDealer,
+    player: Agent,
+    game: Game,
+    budget_ms: float | None = None,
+    read_timeout: float = 10,
 ) -> MatchSummary:
     async with serving(dealer.handle) as port:
         async with asyncio.timeout(20):
-            return await play_match("127.0.0.1", port, player, game=game, budget_ms=budget_ms)
+            return await play_match(
+                "127.0.0.1", port, player, game=game, budget_ms=budget_ms, read_timeout=read_timeout
+            )
 
 
 @pytest.mark.parametrize("chunking", [Chunking.LINES, Chunking.AWKWARD])
@@ -144,6 +150,18 @@ async def test_a_slow_decision_is_answered_with_a_call_within_the_budget(
     assert agent.observed == script.to_player.count(b"\n")
 
 
+async def test_the_read_timeout_counts_only_time_spent_waiting_for_the_dealer(
+    match_dir: Path, limit_game: Game
+) -> None:
+    """A decision that takes longer than the read timeout (no budget) is not the dealer's
+    silence."""
+    script = _script(match_dir, 1).first_hands(3)
+    dealer = ReplayDealer(script)
+    summary = await _play(dealer, SlowOnceHash(delay=0.5), limit_game, read_timeout=0.25)
+    assert bytes(dealer.received) == script.from_player
+    assert summary.fallback_decisions == 0
+
+
 class FoldsInsteadOfChecking(HashPlayer):
     """The hash policy, except that it folds where hash would check (always illegal)."""
 
@@ -195,3 +213,15 @@ async def test_connection_refused(limit_game: Game) -> None:
         pass  # the port is closed again
     with pytest.raises(ConnectError, match=f"cannot connect to 127.0.0.1:{port}"):
         await play_match("127.0.0.1", port, create_agent("hash"), game=limit_game)
+
+
+def test_golden_on_uvloop(match_dir: Path, limit_game: Game) -> None:
+    """The same match on uvloop (the ``fast`` extra), when it is installed."""
+    pytest.importorskip("uvloop")
+    from acpcbot.client.runner import run
+
+    script = _script(match_dir, 1)
+    dealer = ReplayDealer(script, Chunking.AWKWARD)
+    summary = run(_play(dealer, create_agent("hash"), limit_game), uvloop=True)
+    assert bytes(dealer.received) == script.from_player
+    assert summary.chips == SEAT_CHIPS[1]
