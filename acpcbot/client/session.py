@@ -86,8 +86,10 @@ async def play_match(
     the match between two hands.
 
     ``budget_ms`` bounds each decision of a player that does not decide instantly (``None``:
-    unbounded); on overrun the client checks or calls. ``read_timeout`` bounds the wait for
-    each read from the dealer (``None``: unbounded). Raises
+    unbounded); on overrun the client checks or calls. A player that decides instantly is
+    called inline with the client's own betting state, valid during the call only (copy it
+    to keep it); other players get copies on their worker thread. ``read_timeout`` bounds
+    each wait for the dealer (``None``: unbounded). Raises
     :class:`~acpcbot.errors.AcpcError` subclasses for every way the dealer or the
     connection can fail.
     """
