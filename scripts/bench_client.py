@@ -8,6 +8,8 @@ waiting for each answer before sending what followed it. Measured in the same ru
   installed, on uvloop;
 * ``full-decode``: the same connection layer with a naive loop that parses and replays
   every line from scratch (``decode_match_state``), the obvious way to write a client;
+* ``framing-only floor``: the connection layer answering from the script, with no
+  decoding and no agent (what the event loop and the sockets cost);
 * the decoders alone, without sockets (microseconds per line).
 
 Reported: the median over the repeats of hands/s and of the client's user and system CPU
@@ -37,8 +39,8 @@ sys.path.insert(0, str(REPO))
 
 from acpcbot.client import play_match  # noqa: E402
 from acpcbot.client.connection import connect  # noqa: E402
+from acpcbot.client.defaults import VERSION_LINE  # noqa: E402
 from acpcbot.client.runner import loop_factory, uvloop_available  # noqa: E402
-from acpcbot.client.session import VERSION_LINE  # noqa: E402
 from acpcbot.client.tracker import HandTracker  # noqa: E402
 from acpcbot.game import bundled_game, load_game  # noqa: E402
 from acpcbot.matchstate import decode_match_state  # noqa: E402
@@ -116,6 +118,33 @@ async def full_decode_client(host: str, port: int, player: Player, game: Any) ->
     return hands
 
 
+def framing_floor(bursts: list[Burst], hands: int) -> Callable[..., Coroutine[Any, Any, int]]:
+    """A client that only frames lines and answers where the recording answered (it knows
+    the script): the cost of the connection layer and the event loop alone."""
+    answer_after: list[int] = []
+    total = 0
+    for data, answered in bursts:
+        total += data.count(b"\n")
+        if answered:
+            answer_after.append(total)
+
+    async def client(host: str, port: int, player: Player, game: Any) -> int:
+        del player, game
+        due = iter(answer_after)
+        next_answer = next(due, -1)
+        lines = 0
+        async with connect(host, port, connect_timeout=10, read_timeout=60) as dealer:
+            await dealer.send(VERSION_LINE)
+            async for line in dealer:
+                lines += 1
+                if lines == next_answer:
+                    await dealer.send(line + b":c\r\n")
+                    next_answer = next(due, -1)
+        return hands if lines == total else -1
+
+    return client
+
+
 async def tracker_client(host: str, port: int, player: Player, game: Any) -> int:
     summary = await play_match(host, port, player, game=game)
     return summary.hands
@@ -176,7 +205,7 @@ def main() -> None:
     configure_logging(level="error")
     game = load_game(args.game) if args.game else bundled_game()
 
-    _, lines = recorded_bursts(args.match, args.seat, args.hands)
+    bursts, lines = recorded_bursts(args.match, args.seat, args.hands)
     print(f"stream: {args.hands} hands, {len(lines)} states ({len(lines) / args.hands:.1f}/hand)")
     tracker_us, full_us = decode_microbench(lines[:20000], game)
     print(
@@ -190,14 +219,17 @@ def main() -> None:
     )
     server.start()
     port = ports.get(timeout=30)
+    floor = framing_floor(bursts, args.hands)
     variants: list[tuple[str, Callable[..., Coroutine[Any, Any, int]], bool]] = [
         ("full-decode", full_decode_client, False),
         ("play_match", tracker_client, False),
+        ("framing-only floor", floor, False),
     ]
     if uvloop_available():
         variants += [
             ("full-decode+uvloop", full_decode_client, True),
             ("play_match+uvloop", tracker_client, True),
+            ("floor+uvloop", floor, True),
         ]
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _, _ in variants}
     for _ in range(args.repeats):  # interleaved, so that drift hits every variant alike

@@ -17,7 +17,11 @@ HELP = "play a match against an ACPC dealer at HOST PORT"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from acpcbot.client.session import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
+    from acpcbot.client.defaults import (
+        DEFAULT_BUDGET_MS,
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_READ_TIMEOUT,
+    )
     from acpcbot.game import LIMIT_HOLDEM
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
@@ -37,11 +41,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-ms",
         type=_non_negative,
-        default=1000.0,
+        default=DEFAULT_BUDGET_MS,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
-        "no limit (default: 1000, well inside the reference's 7 s per hand; agents that "
-        "decide instantly are not timed)",
+        f"no limit (default: {DEFAULT_BUDGET_MS:g}, well inside the reference's 7 s per "
+        "hand; agents that decide instantly are not timed)",
     )
     parser.add_argument(
         "--read-timeout",

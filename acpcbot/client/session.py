@@ -13,18 +13,13 @@ from dataclasses import dataclass
 
 from acpcbot.client.connection import DealerConnection, connect
 from acpcbot.client.decider import Decider, make_decider
+from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, VERSION_LINE
 from acpcbot.client.tracker import HandTracker, final_values
 from acpcbot.errors import BadStateError, ConnectionLostError, MatchStateError
 from acpcbot.game import Game
 from acpcbot.matchstate import clip_line
 from acpcbot.player import HandResult, MatchInfo, Player
 from acpcbot.telemetry import get_logger
-
-VERSION_LINE = b"VERSION:2.0.0\r\n"
-DEFAULT_CONNECT_TIMEOUT = 10.0
-DEFAULT_READ_TIMEOUT = 900.0
-"""Seconds without a byte from the dealer before giving up. The reference dealer waits up
-to 600 s (``--t_response``) for the other player's every action, so this must be longer."""
 
 log = get_logger("client")
 

@@ -15,6 +15,8 @@ import pytest
 import structlog
 
 from acpcbot.cli import main
+from acpcbot.game import Game
+from acpcbot.matchstate import decode_match_state, parse_betting
 from tests.acpcbot.replay_dealer import (
     HASH_RAISER,
     Handler,
@@ -24,6 +26,7 @@ from tests.acpcbot.replay_dealer import (
 )
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
+NOLIMIT_EXAMPLE = "nolimit2p.seed42.n50.example"
 
 
 @pytest.fixture(autouse=True)
@@ -81,8 +84,8 @@ BAD_DEALERS = {
 }
 
 
-def _play_args(port: int) -> list[str]:
-    return ["play", "127.0.0.1", str(port), "--agent", "hash", "--read-timeout", "0.5"]
+def _play_args(port: int, agent: str = "hash") -> list[str]:
+    return ["play", "127.0.0.1", str(port), "--agent", agent, "--read-timeout", "0.5"]
 
 
 @pytest.mark.parametrize("case", sorted(BAD_DEALERS))
@@ -157,3 +160,25 @@ def test_unknown_agent_and_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "127.0.0.1", "70000", "--agent", "hash"])
     assert "not a TCP port" in capsys.readouterr().err
+
+
+def test_a_nolimit_match_by_bundled_game_name(
+    vectors: Path, nolimit_game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recorded states of a no-limit match between two example players, answered by
+    ours: every answer is legal (our raise sizes differ from the recording, which the replay
+    does not mind), and the chips are the recorded ones, since they come from the states."""
+    dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / NOLIMIT_EXAMPLE, 1))
+    game_name = "holdem.nolimit.2p.reverse_blinds.game"
+    with serving_in_thread(dealer.handle) as port:
+        status = main([*_play_args(port, "example"), "--game", game_name, "--json"])
+    assert status == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["hands"] == 50 and summary["chips"] == 297681
+    answers = bytes(dealer.received).decode().split("\r\n")[1:-1]
+    assert len(answers) == summary["decisions"] > 100
+    for answer in answers:
+        state_text, action_text = answer.rsplit(":", 1)
+        _, hand = decode_match_state(state_text, nolimit_game)
+        (action,) = parse_betting(action_text)[0]
+        assert hand.is_legal(action), answer
