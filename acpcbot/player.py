@@ -93,8 +93,7 @@ class Player(Protocol):
     @property
     def decides_instantly(self) -> bool:
         """True when ``act`` is O(1) and never blocks: the client may call it inline instead
-        of on a worker thread under the time budget. (A plain or class attribute will do.)"""
-        ...
+        of on a worker thread under the time budget."""
 
     def begin_match(self, info: MatchInfo) -> None: ...
 
