@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from structlog.testing import capture_logs
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.client import MatchSummary, play_match
@@ -140,7 +141,10 @@ async def test_a_slow_decision_is_answered_with_a_call_within_the_budget(
     script = _script(match_dir, 1)
     dealer = ReplayDealer(script, pause_after_answer={1: 0.7})
     agent = SlowOnceHash(delay=0.6)
-    summary = await _play(dealer, agent, limit_game, budget_ms=100)
+    with capture_logs() as logs:
+        summary = await _play(dealer, agent, limit_game, budget_ms=100)
+    events = [entry["event"] for entry in logs]
+    assert events.count("decision_over_budget") == events.count("late_decision_discarded") == 1
     assert dealer.answer_delays[0] < 0.4  # 0.1 s budget, not the agent's 0.6 s
     assert summary.fallback_decisions == 1
     assert summary.hands == 50
@@ -194,7 +198,11 @@ async def test_illegal_actions_are_replaced_by_a_call(match_dir: Path, limit_gam
     script = _script(match_dir, 1)
     dealer = ReplayDealer(script)
     agent = FoldsInsteadOfChecking()
-    summary = await _play(dealer, agent, limit_game)
+    with capture_logs() as logs:
+        summary = await _play(dealer, agent, limit_game)
+    replaced = [entry for entry in logs if entry["event"] == "illegal_action_replaced"]
+    assert len(replaced) == agent.illegal
+    assert replaced[0]["reason"] == "fold when not facing a bet" and replaced[0]["sent"] == "c"
     assert bytes(dealer.received) == script.from_player
     assert summary.fallback_decisions == agent.illegal > 0
 
