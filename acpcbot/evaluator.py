@@ -75,7 +75,7 @@ def rank_hand(cards: Sequence[Card]) -> int:
     Raises :class:`CardError` for no cards, a repeated card or a code outside 0..51.
     """
     global _engine_rank  # noqa: PLW0603 - the engine is loaded on first use only
-    if not cards or len(set(cards)) != len(cards):
+    if len(cards) == 0 or len(set(cards)) != len(cards):
         raise CardError(f"a hand needs distinct cards, not {list(cards)}")
     if not all(0 <= c < NUM_CARDS for c in cards):
         raise CardError(f"card code out of range in {list(cards)}")

@@ -79,7 +79,10 @@ class HSMoments:
 def _cards(cards: Sequence[Card], what: str, sizes: Sequence[int]) -> npt.NDArray[np.int64]:
     array = np.array(list(cards), dtype=np.int64).reshape(-1)
     if len(array) not in sizes:
-        raise ValueError(f"{what} needs {' or '.join(map(str, sizes))} cards, not {len(array)}")
+        allowed = (
+            ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}" if len(sizes) > 1 else sizes[0]
+        )
+        raise ValueError(f"{what} needs {allowed} cards, not {len(array)}")
     if len(array) and (array.min() < 0 or array.max() >= NUM_CARDS):
         raise ValueError(f"{what}: card code out of range in {array.tolist()}")
     return array
@@ -246,4 +249,5 @@ def hs_moments(
         raise ValueError("samples must be positive")
     _, _, moments = runout_statistics(mine, board_cards, table, COMBO_CARDS, samples, seed)
     runouts = int(moments[0])
-    return HSMoments(moments[1] / runouts, moments[2] / runouts, runouts, len(board_cards) >= 3)
+    mean, mean_square = float(moments[1] / runouts), float(moments[2] / runouts)
+    return HSMoments(mean, mean_square, runouts, len(board_cards) >= 3)

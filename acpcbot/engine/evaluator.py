@@ -11,8 +11,10 @@ bits 32-47 count cards per suit in four 4-bit counters that start at 3, so bit 3
 counter is set exactly when that suit holds five cards or more. Without a flush the value is
 ``RANK_VALUE[LOW_START[low] + HIGH_INDEX[high]]`` — a block per low-rank multiset, an index
 per high-rank multiset — and with one it is ``FLUSH_VALUE[mask]`` of that suit's 13-bit rank
-mask (no hand of seven cards holding a flush has a full house or quads). The tables (about
-270 kB) are built here, deterministically, when the module is imported: numba freezes global
+mask (no hand of seven cards holding a flush has a full house or quads). Byte values 52..255
+carry :data:`INVALID_CARD`, which makes the hand worth 0 instead of reading out of bounds;
+repeated cards give an unspecified value but stay in bounds too. The tables (about
+370 kB) are built here, deterministically, when the module is imported: numba freezes global
 arrays into its cache, so the code that builds them must live in the file whose change
 invalidates that cache.
 
