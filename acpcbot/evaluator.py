@@ -77,7 +77,7 @@ def rank_hand(cards: Sequence[Card]) -> int:
     global _engine_rank  # noqa: PLW0603 - the engine is loaded on first use only
     if len(cards) == 0 or len(set(cards)) != len(cards):
         raise CardError(f"a hand needs distinct cards, not {list(cards)}")
-    if not all(0 <= c < NUM_CARDS for c in cards):
+    if min(cards) < 0 or max(cards) >= NUM_CARDS:
         raise CardError(f"card code out of range in {list(cards)}")
     if not 5 <= len(cards) <= 7:
         return rank_hand_reference(cards)
