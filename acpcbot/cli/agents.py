@@ -1,4 +1,8 @@
-"""List every agent acpcbot can play, one per line: its name and what it does."""
+"""List every agent acpcbot can play, one per line: its name and what it does.
+
+Agents that take options list them on a second line; give them after the name, e.g.
+``--agent plicas:dprc=off,bluff=off``.
+"""
 
 from __future__ import annotations
 
@@ -16,5 +20,8 @@ def run(args: argparse.Namespace) -> int:
 
     width = max(len(name) for name in AGENTS)
     for name in sorted(AGENTS):
-        print(f"{name:<{width}}  {AGENTS[name].description}")
+        spec = AGENTS[name]
+        print(f"{name:<{width}}  {spec.description}")
+        if spec.options:
+            print(f"{'':<{width}}  options: {spec.options}")
     return 0

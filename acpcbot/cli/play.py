@@ -27,7 +27,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument("port", metavar="PORT", type=_port, help="the dealer's port for this seat")
     parser.add_argument(
-        "--agent", required=True, metavar="NAME", help="the agent to play (see: acpcbot agents)"
+        "--agent",
+        required=True,
+        metavar="SPEC",
+        help="the agent to play: NAME or NAME:KEY=VALUE,... with options, e.g. "
+        "plicas:dprc=off (see: acpcbot agents)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the agent's random choices (default: 0)"

@@ -19,11 +19,13 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from acpcbot.actions import Action
+from acpcbot.engine.combos import combo_index
 from acpcbot.errors import AcpcError
 from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from agents.base import Agent
 from agents.plicas.bluff import bluff_triple
+from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
 from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
@@ -73,6 +75,7 @@ class Plicas(Agent):
         self.weights = RangeWeights(self.tables)
         self.model = OpponentModel()
         self.cases = CaseBase()
+        self.calibration = Calibration()
         self._own_range = (-1, self.config.static_range)
         self._hand_number = -1
         self._learned = PRIOR
@@ -85,10 +88,15 @@ class Plicas(Agent):
         self._reweight(self.model.observe(state, self.game))
 
     def end_hand(self, result: HandResult) -> None:
-        self.model.end_hand(result, self.game)
+        self._reweight(self.model.end_hand(result, self.game))
         state = result.state
         opponent_cards = state.hole_cards[1 - state.position]
-        if not (self.config.case_base and opponent_cards):
+        if not opponent_cards:
+            return
+        shown = combo_index(*opponent_cards)
+        for event, place in self.weights.places:
+            self.calibration.record(event, float(place[shown]))
+        if not self.config.case_base:
             return
         lines = action_lines(self.game, state.betting)
         buckets = tuple(
@@ -100,12 +108,18 @@ class Plicas(Agent):
 
     def _reweight(self, events: list[OpponentAction]) -> None:
         for event in events:
-            self.weights.update(event, self._profile(event.round))
+            dynamic = self._dynamic(event.round)
+            calibration = self.calibration if dynamic else None
+            self.weights.update(event, self._profile(event.round), calibration)
+
+    def _dynamic(self, round_: int) -> bool:
+        """Whether the units of ``round_`` use what the model learned (DPRC preflop, DPAC
+        after the flop) rather than the generic prior."""
+        return self.config.dprc if round_ == 0 else self.config.dpac
 
     def _profile(self, round_: int) -> OpponentProfile:
         """The learned profile where the dynamic units use it, else the generic prior."""
-        dynamic = self.config.dprc if round_ == 0 else self.config.dpac
-        return self._learned if dynamic else PRIOR
+        return self._learned if self._dynamic(round_) else PRIOR
 
     # -- deciding -----------------------------------------------------------------------
 

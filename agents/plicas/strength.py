@@ -17,19 +17,21 @@ import numpy.typing as npt
 
 from acpcbot.cards import Card
 from acpcbot.engine.combos import COMBO_CARDS, class_of
-from acpcbot.engine.equity import hand_vs_range
 from acpcbot.engine.evaluator import rank7
+from acpcbot.engine.montecarlo import sample_counts
 from agents.plicas.buckets import bucket_of
 from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation
 from agents.plicas.tables import PlicasTables
-from agents.plicas.weights import continuing, holding_values, percentiles
+from agents.plicas.weights import continuing, holding_strengths, holding_values, percentiles
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 NEGLIGIBLE_FOLD = 0.01
+_UNIFORM = np.zeros((0, len(COMBO_CARDS)))
+"""No weight table: the sampler draws the opponent uniformly from the unseen cards."""
 RIVER = 3
 
 
@@ -67,11 +69,14 @@ class HandReader:
         self, situation: Situation, weights: FloatArray, profile: OpponentProfile, seed: int
     ) -> Reading:
         hole, board = situation.hole, situation.board
+        weights = weights.copy()
+        for card in board:  # a card dealt since the opponent last acted
+            weights[self.tables.combos_with_card[card]] = 0.0
         values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
         fold = profile.fold_to_bet(situation.round, situation.num_raises + 1)
         called = weights
         if fold > NEGLIGIBLE_FOLD:
-            called = weights * continuing(percentiles(values, weights), fold)
+            called = weights * continuing(percentiles(holding_strengths(board), weights), fold)
             if called.sum() <= 0:
                 called = weights
         if situation.round == RIVER:
@@ -107,8 +112,17 @@ class HandReader:
     def _equity(
         self, hole: Sequence[Card], board: Sequence[Card], weights: FloatArray | None, seed: int
     ) -> float:
-        result = hand_vs_range(hole, weights, board, trials=self.samples, seed=seed, max_exact=0)
-        return _clip(result.equity[0])
+        """Sampled equity against ``weights`` (``None``: a random hand). The engine's
+        sampling kernel is called directly: the weights of combos holding a known card are
+        already 0, which spares the checks of :func:`acpcbot.engine.equity.hand_vs_range`."""
+        holes = np.array([hole, (-1, -1)], dtype=np.int64)
+        table = _UNIFORM if weights is None else weights.reshape(1, -1)
+        counts = np.zeros((2, 3))
+        sample_counts(
+            holes, np.asarray(board, dtype=np.int64), table, COMBO_CARDS, self.samples, seed, counts
+        )
+        # counts[0, k]: showdowns won outright (k = 1) or shared two ways (k = 2)
+        return _clip((counts[0, 1] + counts[0, 2] / 2) / self.samples)
 
 
 def _showdown_share(own: int, values: IntArray, weights: FloatArray) -> float:

@@ -15,6 +15,7 @@ value with the board after it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ from acpcbot.actions import ActionType
 from acpcbot.cards import Card
 from acpcbot.engine.combos import COMBO_CARDS, NUM_COMBOS
 from acpcbot.engine.evaluator import rank5, rank6, rank7
+from agents.plicas.calibration import Calibration
 from agents.plicas.model import OpponentAction, OpponentProfile
 from agents.plicas.tables import PlicasTables
 
@@ -62,7 +64,68 @@ def holding_values(board: IntArray, combos: IntArray) -> IntArray:  # pragma: no
 
 
 @njit(cache=True)
-def percentiles(values: IntArray, weights: FloatArray) -> FloatArray:  # pragma: no cover
+def holding_potentials(board: IntArray, combos: IntArray) -> FloatArray:  # pragma: no cover
+    """Every combo's chance to improve on the cards to come (flop or turn board): a flush
+    draw (9 outs), an open-ended straight draw (8) or a gutshot (4), counted together up to
+    15 outs, as the chance that one of the next one or two cards is an out. 0 on the river
+    and for combos that use a board card."""
+    out = np.zeros(len(combos))
+    n = len(board)
+    if n >= 5:
+        return out
+    unseen = 52 - n - 2
+    used = np.zeros(52, dtype=np.bool_)
+    board_suits = np.zeros(4, dtype=np.int64)
+    board_ranks = 0
+    for c in board:
+        used[c] = True
+        board_suits[c & 3] += 1
+        board_ranks |= 1 << (c >> 2)
+    for i in range(len(combos)):
+        a, b = combos[i, 0], combos[i, 1]
+        if used[a] or used[b]:
+            continue
+        outs = 0
+        for suit in range(4):
+            own = (a & 3 == suit) + (b & 3 == suit)
+            if own > 0 and board_suits[suit] + own == 4:
+                outs += 9
+        # Bit r + 1 stands for rank r; bit 0 for the ace played low.
+        hole_ranks = (2 << (a >> 2)) | (2 << (b >> 2))
+        ranks = (board_ranks << 1) | hole_ranks
+        if ranks & (1 << 13):
+            ranks |= 1
+        if hole_ranks & (1 << 13):
+            hole_ranks |= 1
+        completing = 0  # ranks that would complete a straight the hole cards take part in
+        for low in range(10):
+            window = 0x1F << low
+            have = ranks & window
+            count = 0
+            for bit in range(low, low + 5):
+                count += (have >> bit) & 1
+            if count == 5:
+                completing = 0
+                break
+            if count == 4 and hole_ranks & window:
+                completing |= window & ~have
+        if completing & 1:  # the low ace and the high ace are one rank
+            completing = (completing & ~1) | (1 << 13)
+        kinds = 0
+        while completing:
+            kinds += completing & 1
+            completing >>= 1
+        outs += 8 if kinds >= 2 else 4 * kinds
+        outs = min(outs, 15)
+        if n == 3:
+            out[i] = 1.0 - (1.0 - outs / unseen) * (1.0 - outs / (unseen - 1))
+        else:
+            out[i] = outs / unseen
+    return out
+
+
+@njit(cache=True)
+def percentiles(values: npt.NDArray[Any], weights: FloatArray) -> FloatArray:  # pragma: no cover
     """Each combo's place in the weighted range, 0 (weakest) to 1 (strongest): the weight
     below it plus half the weight tied with it, over the total."""
     order = np.argsort(values)
@@ -85,6 +148,17 @@ def percentiles(values: IntArray, weights: FloatArray) -> FloatArray:  # pragma:
         below += tied
         i = j
     return out
+
+
+def holding_strengths(board: Sequence[Card]) -> FloatArray:
+    """Effective strength of every combo on a 3-5 card board: its hand's place among all
+    live combos now (ties half), raised by its chance to improve (draws count as the
+    strong hands they may become): ``hs + (1 - hs) * potential``. 0 for dead combos."""
+    cards = np.asarray(board, dtype=np.int64)
+    values = holding_values(cards, COMBO_CARDS)
+    live = (values > 0).astype(np.float64)
+    hs = percentiles(values, live)
+    return (hs + (1.0 - hs) * holding_potentials(cards, COMBO_CARDS)) * live
 
 
 def _edge(x: FloatArray, share: float) -> FloatArray:
@@ -135,11 +209,14 @@ class RangeWeights:
         self.tables = tables
         self.weights = np.ones(NUM_COMBOS)
         self._dead: set[Card] = set()
+        self.places: list[tuple[OpponentAction, FloatArray]] = []
+        """This hand's opponent actions with every combo's percentile when it acted."""
 
     def reset(self, own_cards: Sequence[Card]) -> None:
         """A new hand: every combo the opponent can hold is equally likely."""
         self.weights = np.ones(NUM_COMBOS)
         self._dead = set()
+        self.places = []
         self.remove(own_cards)
 
     def remove(self, cards: Sequence[Card]) -> None:
@@ -148,19 +225,29 @@ class RangeWeights:
             self._dead.add(card)
             self.weights[self.tables.combos_with_card[card]] = 0.0
 
-    def strengths(self, board: Sequence[Card]) -> IntArray:
+    def strengths(self, board: Sequence[Card]) -> FloatArray:
         """Combo strengths for ranking within the range on ``board`` (preflop: empty)."""
         if not board:
-            return self.tables.combo_score
-        return holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+            return self.tables.combo_score.astype(np.float64)
+        return holding_strengths(board)
 
-    def update(self, event: OpponentAction, profile: OpponentProfile) -> None:
-        """Re-weight by the likelihood of the opponent's ``event`` under ``profile``."""
+    def update(
+        self,
+        event: OpponentAction,
+        profile: OpponentProfile,
+        calibration: Calibration | None = None,
+    ) -> None:
+        """Re-weight by the likelihood of the opponent's ``event`` under ``profile``, shaped
+        by what its showdowns revealed when ``calibration`` is given."""
         self.remove(event.board)
         place = percentiles(self.strengths(event.board), self.weights)
+        self.places.append((event, place))
         response = profile.response(event.round, event.facing, event.level)
         live = self.weights > 0
-        self.weights *= likelihood(place, response, event.action)
+        fit = likelihood(place, response, event.action)
+        if calibration is not None:
+            fit = calibration.blend(event, place, fit, self.weights)
+        self.weights *= fit
         top = self.weights.max()
         if top <= 0:  # every combo ruled out: start over rather than divide by nothing
             self.weights[:] = 1.0
