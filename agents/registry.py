@@ -125,6 +125,16 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
+def player_name(spec: str) -> str:
+    """A spec as a player name an ACPC log can hold (no ``:``, ``|`` or spaces).
+
+    >>> player_name("plicas: dprc=off, bluff=off")
+    'plicas+dprc=off+bluff=off'
+    """
+    name, options = parse_agent_spec(spec)
+    return name + "".join(f"+{key}={value}" for key, value in options.items())
+
+
 def create_agent(spec: str, seed: int = 0) -> Agent:
     """A fresh agent from its spec: a registered name, optionally with options."""
     name, options = parse_agent_spec(spec)

@@ -153,22 +153,25 @@ class Plicas(Agent):
         return decide(weighted, betting, self.rng)
 
     def own_range(self, situation: Situation) -> float:
-        """r_p for this hand: DPRC's choice once the model has seen enough hands."""
+        """r_p for this hand (chosen at its first preflop decision)."""
         hand, r_p = self._own_range
-        if hand == situation.hand_number:
-            return r_p
-        r_p = self.config.static_range
-        if self.config.dprc and self.model.hands_seen >= self.config.dprc_hands:
-            profile = self._learned
-            small_blind = min(self.game.blind)
-            r_p = choose_range(
-                self.tables.range_grid,
-                self.tables.range_ev,
-                profile.range,
-                profile.average_pot / small_blind,
-            )
-        self._own_range = (situation.hand_number, r_p)
+        if hand != situation.hand_number:
+            r_p = self.current_range()
+            self._own_range = (situation.hand_number, r_p)
         return r_p
+
+    def current_range(self) -> float:
+        """r_p as DPRC would choose it now: from the opponent's range and the average pot
+        once the model has seen ``dprc_hands`` hands, else the fixed ``static_range``."""
+        if not (self.config.dprc and self.model.hands_seen >= self.config.dprc_hands):
+            return self.config.static_range
+        profile = self.model.profile()
+        return choose_range(
+            self.tables.range_grid,
+            self.tables.range_ev,
+            profile.range,
+            profile.average_pot / min(self.game.blind),
+        )
 
 
 class PlicasStatic(Plicas):
