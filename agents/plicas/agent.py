@@ -128,7 +128,7 @@ class Plicas(Agent):
         profile = self._profile(situation.round)
         if situation.round == 0:
             reading = self.reader.preflop(situation, self.weights.weights, profile)
-            steal_fold = profile.fold_to_bet(0, 1)
+            steal_fold = profile.fold_to_bet(0, situation.opponent, 1)
             triple = preflop_triple(situation, reading, self.own_range(situation), steal_fold)
             return decide([(triple, 1.0)], betting, self.rng)
         seed = self.rng.getrandbits(31)

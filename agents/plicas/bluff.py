@@ -43,11 +43,11 @@ def bluff_applies(situation: Situation, reading: Reading) -> bool:
     )
 
 
-def fold_estimate(connect: float, profile: OpponentProfile) -> float:
-    """The opponent's chance to fold a flop bet: ``1 - connect`` from the table, blended
-    with the fold rate observed when it faced a flop bet."""
-    observed = float(profile.evidence[FLOP, 1, 1])
-    fold_observed = profile.fold_to_bet(FLOP, 1)
+def fold_estimate(connect: float, profile: OpponentProfile, position: int) -> float:
+    """The opponent's (at ``position``) chance to fold a flop bet: ``1 - connect`` from the
+    table, blended with the fold rate observed when it faced a flop bet there."""
+    observed = float(profile.evidence[FLOP, position, 1, 1])
+    fold_observed = profile.fold_to_bet(FLOP, position, 1)
     return (TABLE_WEIGHT * (1.0 - connect) + observed * fold_observed) / (TABLE_WEIGHT + observed)
 
 
@@ -66,5 +66,6 @@ def bluff_triple(
     ``connect`` is the flop-connect table's value at the opponent's range."""
     if not bluff_applies(situation, reading):
         return None
-    p = bluff_probability(fold_estimate(connect, profile), situation.pot, situation.bet)
+    fold = fold_estimate(connect, profile, situation.opponent)
+    p = bluff_probability(fold, situation.pot, situation.bet)
     return Triple.of(0.0, 1.0 - p, p)

@@ -2,10 +2,11 @@
 
 Each time the opponent acts, the weight table ranks every combo it may hold (its percentile
 within the modelled range, 0 weakest, 1 strongest). When a hand reaches a showdown, the
-revealed combo's percentile at each of its actions is recorded per ``(round, facing,
-action)``. The histograms of those percentiles are the likelihood shapes the opponent has
-actually shown: flat when its bets say nothing (a maniac, a well-balanced player), piled at
-the top when it bets only its best hands, two-humped when it bluffs with its worst.
+revealed combo's percentile at each of its actions is recorded per ``(round, position,
+facing, action)``. The histograms of those percentiles are the likelihood shapes the
+opponent has actually shown: flat when its bets say nothing (a maniac, a well-balanced
+player), piled at the top when it bets only its best hands, two-humped when it bluffs with
+its worst.
 :meth:`Calibration.blend` mixes them into the parametric likelihood of
 :func:`agents.plicas.weights.likelihood` as evidence accumulates (Loki-2's "hindsight
 observations" from the cards seen at showdown).
@@ -13,7 +14,7 @@ observations" from the cards seen at showdown).
 >>> import numpy as np
 >>> from acpcbot.actions import ActionType
 >>> c = Calibration()
->>> flop_raise = OpponentAction(1, True, 1, ActionType.RAISE, ())
+>>> flop_raise = OpponentAction(1, 0, True, 1, ActionType.RAISE, ())
 >>> for q in (0.91, 0.95, 0.97, 0.99) * 25:
 ...     c.record(flop_raise, q)
 >>> model = np.ones(5)
@@ -38,14 +39,15 @@ SMOOTHING = 0.5
 
 
 class Calibration:
-    """Histograms of the opponent's revealed percentiles, per round, facing and action."""
+    """Histograms of the opponent's revealed percentiles, per round, position, facing and
+    action."""
 
     def __init__(self) -> None:
-        self.counts = np.zeros((ROUNDS, 2, len(ACTIONS), BINS))
+        self.counts = np.zeros((ROUNDS, 2, 2, len(ACTIONS), BINS))
 
     def _histogram(self, event: OpponentAction) -> FloatArray:
         histogram: FloatArray = self.counts[
-            event.round, int(event.facing), ACTIONS.index(event.action)
+            event.round, event.position, int(event.facing), ACTIONS.index(event.action)
         ]
         return histogram
 

@@ -7,8 +7,9 @@ fold preflop); its aggression per street (raises against calls where it could ra
 average pot; showdown counts. :meth:`OpponentModel.profile` turns the counts into an
 :class:`OpponentProfile`, shrunk towards the generic :data:`PRIOR` while evidence is thin.
 
-A betting *context* is ``(round, facing, level)``: ``facing`` is whether the opponent had a
-bet to call, ``level`` the raises so far in the round, capped at 2.
+A betting *context* is ``(round, position, facing, level)``: the opponent's position (0 is
+the big blind, first to act after the flop), whether it had a bet to call, and the raises
+so far in the round, capped at 2.
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.matchstate import decode_match_state
@@ -16,9 +17,9 @@ bet to call, ``level`` the raises so far in the round, capped at 2.
 >>> game = bundled_game()
 >>> state = decode_match_state("MATCHSTATE:0:0:rc/r:AsKd|/Ah7c2d", game)[0]
 >>> events = model.observe(state, game)
->>> [(e.round, e.facing, e.level, e.action.value) for e in events]
-[(0, True, 0, 'r')]
->>> model.profile().response(0, True, 0)[2] > PRIOR.response(0, True, 0)[2]
+>>> [(e.round, e.position, e.facing, e.level, e.action.value) for e in events]
+[(0, 1, True, 0, 'r')]
+>>> model.profile().response(0, 1, True, 0)[2] > PRIOR.response(0, 1, True, 0)[2]
 True
 """
 
@@ -51,6 +52,7 @@ class OpponentAction:
     """One action of the opponent with the context it was taken in."""
 
     round: int
+    position: int
     facing: bool
     level: int
     action: ActionType
@@ -63,9 +65,9 @@ class OpponentProfile:
     """The opponent as the units use it: smoothed frequencies and summary numbers."""
 
     frequencies: FloatArray
-    """``[round, facing, level, action]``: probability of fold / call / raise."""
+    """``[round, position, facing, level, action]``: probability of fold / call / raise."""
     evidence: FloatArray
-    """``[round, facing, level]``: decisions observed in each context."""
+    """``[round, position, facing, level]``: decisions observed in each context."""
     range: float
     """r_o: share of hands the opponent does not fold preflop."""
     aggression: FloatArray
@@ -75,17 +77,19 @@ class OpponentProfile:
     preflop ranges contest (later bets are made knowing the board)."""
     hands: int
 
-    def response(self, round_: int, facing: bool, level: int) -> tuple[float, float, float]:
-        """(fold, call, raise) of the opponent in a context."""
-        f, c, r = self.frequencies[round_, int(facing), context_level(level)]
+    def response(
+        self, round_: int, position: int, facing: bool, level: int
+    ) -> tuple[float, float, float]:
+        """(fold, call, raise) of the opponent at ``position`` in a context."""
+        f, c, r = self.frequencies[round_, position, int(facing), context_level(level)]
         return float(f), float(c), float(r)
 
-    def fold_to_bet(self, round_: int, level: int) -> float:
+    def fold_to_bet(self, round_: int, position: int, level: int) -> float:
         """Probability it folds when we bet or raise to ``level`` raises this round."""
-        return self.response(round_, True, level)[0]
+        return self.response(round_, position, True, level)[0]
 
-    def bets_when_checked_to(self, round_: int) -> float:
-        return self.response(round_, False, 0)[2]
+    def bets_when_checked_to(self, round_: int, position: int) -> float:
+        return self.response(round_, position, False, 0)[2]
 
     @property
     def postflop_aggression(self) -> float:
@@ -93,19 +97,20 @@ class OpponentProfile:
 
 
 def _prior_frequencies() -> FloatArray:
-    freq = np.zeros((ROUNDS, 2, LEVELS, 3))
-    # A generic, moderately sound opponent (the static PLICAS plays against this one).
-    freq[0, 1] = [(0.2, 0.3, 0.5), (0.3, 0.45, 0.25), (0.15, 0.7, 0.15)]
-    freq[0, 0] = [(0.0, 0.6, 0.4)] * LEVELS
+    freq = np.zeros((ROUNDS, 2, 2, LEVELS, 3))
+    # A generic, moderately sound opponent (the static PLICAS plays against this one),
+    # the same in both positions.
+    freq[0, :, 1] = [(0.2, 0.3, 0.5), (0.3, 0.45, 0.25), (0.15, 0.7, 0.15)]
+    freq[0, :, 0] = [(0.0, 0.6, 0.4)] * LEVELS
     for r in range(1, ROUNDS):
-        freq[r, 1] = [(0.3, 0.5, 0.2), (0.3, 0.5, 0.2), (0.25, 0.6, 0.15)]
-        freq[r, 0] = [(0.0, 0.55, 0.45)] * LEVELS
+        freq[r, :, 1] = [(0.3, 0.5, 0.2), (0.3, 0.5, 0.2), (0.25, 0.6, 0.15)]
+        freq[r, :, 0] = [(0.0, 0.55, 0.45)] * LEVELS
     return freq
 
 
 PRIOR = OpponentProfile(
     frequencies=_prior_frequencies(),
-    evidence=np.zeros((ROUNDS, 2, LEVELS)),
+    evidence=np.zeros((ROUNDS, 2, 2, LEVELS)),
     range=0.75,
     aggression=np.array([0.4, 0.35, 0.35, 0.35]),
     average_pot=40.0,
@@ -119,7 +124,7 @@ class OpponentModel:
     """Counts of one opponent's play over one match (a fresh one per duplicate half)."""
 
     def __init__(self) -> None:
-        self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
+        self.counts = np.zeros((ROUNDS, 2, 2, LEVELS, 3))
         self.raise_chances = np.zeros((ROUNDS, 2))
         """Per round: [raises, calls] where raising was legal."""
         self.hands_seen = 0
@@ -155,6 +160,7 @@ class OpponentModel:
             if actor == opponent:
                 event = OpponentAction(
                     round=hand.round,
+                    position=opponent,
                     facing=hand.amount_to_call() > 0,
                     level=context_level(hand.num_raises),
                     action=action.type,
@@ -170,7 +176,7 @@ class OpponentModel:
 
     def _count(self, event: OpponentAction, could_raise: bool) -> None:
         kind = ACTIONS.index(event.action)
-        self.counts[event.round, int(event.facing), event.level, kind] += 1
+        self.counts[event.round, event.position, int(event.facing), event.level, kind] += 1
         if could_raise and event.action is not ActionType.FOLD:
             self.raise_chances[event.round, int(event.action is ActionType.CALL)] += 1
         if event.round == 0:
@@ -206,7 +212,7 @@ class OpponentModel:
     def profile(self) -> OpponentProfile:
         """The opponent's smoothed frequencies and summaries."""
         k = PRIOR_STRENGTH
-        evidence = self.counts.sum(axis=3)
+        evidence = self.counts.sum(axis=-1)
         freq = (self.counts + k * PRIOR.frequencies) / (evidence + k)[..., None]
         raises, calls = self.raise_chances[:, 0], self.raise_chances[:, 1]
         aggression = (raises + k * PRIOR.aggression) / (raises + calls + k)

@@ -49,7 +49,8 @@ def future_cost(
     frequency on each later street times its bet, discounted by :data:`FUTURE_DISCOUNT`."""
     cost = 0.0
     for r in range(situation.round + 1, ROUNDS):
-        cost += bet_sizes[r] * max(profile.bets_when_checked_to(r), profile.aggression[r])
+        bets = profile.bets_when_checked_to(r, situation.opponent)
+        cost += bet_sizes[r] * max(bets, profile.aggression[r])
     return FUTURE_DISCOUNT * cost
 
 

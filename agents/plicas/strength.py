@@ -47,7 +47,7 @@ class HandReader:
     ) -> Reading:
         tables = self.tables
         k = class_of(*situation.hole)
-        fold = profile.fold_to_bet(0, situation.num_raises + 1)
+        fold = profile.fold_to_bet(0, situation.opponent, situation.num_raises + 1)
         place = percentiles(tables.combo_score, weights)
         equity_row = tables.class_equity[k]
 
@@ -73,7 +73,7 @@ class HandReader:
         for card in board:  # a card dealt since the opponent last acted
             weights[self.tables.combos_with_card[card]] = 0.0
         values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
-        fold = profile.fold_to_bet(situation.round, situation.num_raises + 1)
+        fold = profile.fold_to_bet(situation.round, situation.opponent, situation.num_raises + 1)
         called = weights
         if fold > NEGLIGIBLE_FOLD:
             called = weights * continuing(percentiles(holding_strengths(board), weights), fold)

@@ -242,7 +242,7 @@ class RangeWeights:
         self.remove(event.board)
         place = percentiles(self.strengths(event.board), self.weights)
         self.places.append((event, place))
-        response = profile.response(event.round, event.facing, event.level)
+        response = profile.response(event.round, event.position, event.facing, event.level)
         live = self.weights > 0
         fit = likelihood(place, response, event.action)
         if calibration is not None:

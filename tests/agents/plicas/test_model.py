@@ -38,6 +38,7 @@ def test_every_opponent_action_is_counted_once_with_its_context(limit_game: Game
         ],
     )
     assert seen == [(0, True, 0, "r"), (0, True, 2, "c"), (1, True, 1, "r")]
+    assert model.counts[0, 1].sum() == 2 and model.counts[1, 1].sum() == 1  # position 1
     finish(model, limit_game, "MATCHSTATE:0:0:rrc/rrf:AsKd|/Ah7c2d", (40.0, -40.0))
     assert model.hands_seen == 1 and model.preflop_decisions == 1 and model.preflop_folds == 0
     assert model.flop_hands == 1 and model.showdowns == 0
@@ -62,15 +63,16 @@ def test_range_counts_preflop_folds(limit_game: Game) -> None:
 
 def test_profile_moves_from_the_prior_towards_the_counts(limit_game: Game) -> None:
     model = OpponentModel()
-    assert model.profile().response(1, True, 1) == pytest.approx(PRIOR.response(1, True, 1))
+    assert model.profile().response(1, 1, True, 1) == pytest.approx(PRIOR.response(1, 1, True, 1))
     for hand in range(200):
         # The opponent (position 1) raises everything: an always-raise.
         text = f"MATCHSTATE:0:{hand}:rrrc/crrrrc/:AsKd|/Ah7c2d/3c"
         feed(model, limit_game, [text])
     profile = model.profile()
-    assert profile.bets_when_checked_to(1) > 0.95
-    fold, call, raise_ = profile.response(1, True, 2)  # raised once, called at the cap
+    assert profile.bets_when_checked_to(1, 1) > 0.95
+    fold, call, raise_ = profile.response(1, 1, True, 2)  # raised once, called at the cap
     assert fold < 0.02 and call == pytest.approx(raise_, abs=0.01)
     assert profile.aggression[1] > 0.95  # the call at the cap was no chance to raise
-    assert profile.response(0, True, 0)[2] > 0.95
-    assert model.counts[:, :, :, 0].sum() == 0  # never folded
+    assert profile.response(0, 1, True, 0)[2] > 0.95
+    assert profile.response(0, 0, True, 0) == pytest.approx(PRIOR.response(0, 0, True, 0))
+    assert model.counts[..., 0].sum() == 0  # never folded

@@ -61,15 +61,16 @@ def test_bluff_frequency_follows_the_connect_table(limit_game: Game) -> None:
 
 def calling_station(hands: int) -> OpponentProfile:
     model = OpponentModel()
-    model.counts[1, 1, 1] = [0, hands, 0]  # called every flop bet
+    model.counts[1, 0, 1, 1] = [0, hands, 0]  # in position 0, called every flop bet
     return model.profile()
 
 
 def test_observed_folds_override_the_table_for_a_calling_station(limit_game: Game) -> None:
-    s = situation(limit_game, "MATCHSTATE:0:1:cc/:9c2d|/AhKhQs")
-    assert fold_estimate(0.3, PRIOR) == pytest.approx(0.7)
+    s = situation(limit_game, "MATCHSTATE:1:1:cc/c:|9c2d/AhKhQs")  # the opponent is 0
+    assert fold_estimate(0.3, PRIOR, 0) == pytest.approx(0.7)
     station = calling_station(500)
-    assert fold_estimate(0.3, station) < 0.05
+    assert fold_estimate(0.3, station, 0) < 0.05
+    assert fold_estimate(0.3, station, 1) == pytest.approx(0.7)  # the other position
     triple = bluff_triple(s, TRASH, station, connect=0.3)
     assert triple is not None and triple.raise_ == 0.0
 

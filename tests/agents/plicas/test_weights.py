@@ -28,13 +28,13 @@ def test_likelihoods_of_the_three_actions_sum_to_one() -> None:
 
 def event(action: ActionType, board: str = "") -> OpponentAction:
     round_ = 0 if not board else 1
-    return OpponentAction(round_, True, 1, action, parse_cards(board))
+    return OpponentAction(round_, 0, True, 1, action, parse_cards(board))
 
 
 def test_no_information_from_an_opponent_that_always_raises() -> None:
     model = OpponentModel()
-    model.counts[0, 1, 1] = [0, 0, 400]
-    model.counts[1, 1, 1] = [0, 0, 400]
+    model.counts[0, 0, 1, 1] = [0, 0, 400]
+    model.counts[1, 0, 1, 1] = [0, 0, 400]
     weights = RangeWeights(PlicasTables.load())
     weights.reset(parse_cards("2c7d"))
     weights.update(event(ActionType.RAISE), model.profile())
