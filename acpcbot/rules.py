@@ -29,6 +29,11 @@ from acpcbot.game import Game
 MAX_ACTIONS_PER_ROUND = 64
 """The reference's ``MAX_NUM_ACTIONS``: a round may not grow beyond this."""
 
+BAD_FORMAT_WARNING = "bad action format in response, changed to call"
+"""What the reference dealer prints when a reply's action does not parse."""
+INVALID_ACTION_WARNING = "invalid action, changed to call"
+"""What the reference dealer prints for an unknown or illegal action (it plays a call)."""
+
 
 class HandState:
     """Betting state of one hand: mutable, cheap to copy, knows no cards.
@@ -225,7 +230,7 @@ class HandState:
         range is clamped to it.
         """
         if action is None:
-            return CALL, "bad action format in response, changed to call"
+            return CALL, BAD_FORMAT_WARNING
         if action.type is ActionType.RAISE and not self.game.is_limit:
             bounds = self.raise_bounds()
             if bounds is not None:
@@ -242,7 +247,7 @@ class HandState:
             action = RAISE
         if self.is_legal(action):
             return action, None
-        return CALL, "invalid action, changed to call"
+        return CALL, INVALID_ACTION_WARNING
 
     # -- doing ------------------------------------------------------------------------
 
@@ -394,4 +399,12 @@ def replay(game: Game, betting: Sequence[Sequence[Action]], hand_number: int = 0
     return hand
 
 
-__all__ = ["CALL", "FOLD", "RAISE", "HandState", "replay"]
+__all__ = [
+    "BAD_FORMAT_WARNING",
+    "CALL",
+    "FOLD",
+    "INVALID_ACTION_WARNING",
+    "RAISE",
+    "HandState",
+    "replay",
+]

@@ -1,0 +1,80 @@
+"""Playing a match without sockets: the engine calls the players directly.
+
+Each player gets exactly what the acpcbot client would give it over TCP, in the same
+order: ``begin_match``; for every state the dealer would send it, ``observe``; ``act`` on
+its turn; at the end of each hand ``observe`` of the final state and ``end_hand``. So a
+deterministic player makes the same choices, and the ``.log`` is byte-identical to a TCP
+match. Hooks a player does not override (see :func:`acpcbot.player.default_hook`) are not
+called, and a state is only built when someone will read it.
+
+>>> from acpcbot.game import bundled_game
+>>> from acpcbot.rules import CALL
+>>> from dealer.config import MatchConfig
+>>> from dealer.engine import MatchEngine
+>>> class Caller:
+...     decides_instantly = True
+...     def begin_match(self, info): pass
+...     def observe(self, state, betting): pass
+...     def act(self, state, betting): return CALL
+...     def end_hand(self, result): pass
+>>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
+>>> play_in_process(engine, [Caller(), Caller()])
+>>> engine.score_line()
+'SCORE:-10|10:A|B'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from acpcbot.matchstate import view_of
+from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
+from dealer.engine import MatchEngine
+
+HandCallback = Callable[[MatchEngine], None]
+
+
+def play_in_process(
+    engine: MatchEngine,
+    players: Sequence[Player],
+    *,
+    after_hand: HandCallback | None = None,
+) -> None:
+    """Play the engine's remaining hands with ``players`` in seat order.
+
+    ``after_hand`` is called after every hand (the engine has moved on to the next one).
+    """
+    config = engine.config
+    game = engine.game
+    seats = range(game.num_players)
+    for seat in seats:
+        players[seat].begin_match(
+            MatchInfo(game, seat=seat, hands=config.hands, name=config.names[seat])
+        )
+    observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
+    enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
+    while not engine.match_over:
+        hand = engine.hand
+        deal = engine.deal
+        while not hand.finished:
+            position = hand.current_player
+            acting = engine.seat_of(position)
+            for seat in observers:
+                if seat != acting:
+                    players[seat].observe(view_of(hand, deal, engine.position_of(seat)), hand)
+            state = view_of(hand, deal, position)
+            player = players[acting]
+            if observers and acting in observers:
+                player.observe(state, hand)
+            engine.take(player.act(state, hand))
+        values = engine.finish_hand()
+        for seat in seats:
+            if seat in observers or seat in enders:
+                final = view_of(hand, deal, engine.position_of(seat))
+                if seat in observers:
+                    players[seat].observe(final, hand)
+                if seat in enders:
+                    players[seat].end_hand(HandResult(final, values))
+        engine.next_hand()
+        if after_hand is not None:
+            after_hand(engine)
