@@ -17,5 +17,12 @@ class MatchAbortedError(AcpcError):
 
 
 def seat_error(seat: int, what: str, *more: str) -> MatchAbortedError:
-    """An error naming ``seat`` (0-based) the way the reference does ("seat 2")."""
-    return MatchAbortedError(f"ERROR: {what.format(seat=f'seat {seat + 1}')}", *more, seat=seat)
+    """An error naming ``seat`` (0-based) the way the reference does: ``{seat}`` in
+    ``what`` becomes "seat 2".
+
+    >>> seat_error(1, "could not get action from {seat}").lines
+    ('ERROR: could not get action from seat 2',)
+    """
+    return MatchAbortedError(
+        f"ERROR: {what.replace('{seat}', f'seat {seat + 1}')}", *more, seat=seat
+    )
