@@ -20,7 +20,7 @@ called, and a state is only built when someone will read it.
 >>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
 >>> play_in_process(engine, [Caller(), Caller()])
 >>> engine.score_line()
-'SCORE:-10|10:A|B'
+'SCORE:-20|20:A|B'
 """
 
 from __future__ import annotations

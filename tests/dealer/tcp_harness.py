@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dealer.config import MatchConfig
 from dealer.engine import MatchEngine
@@ -15,7 +16,7 @@ from dealer.matchlog import MatchLog
 from dealer.reporter import Reporter
 from dealer.server import referee_over_tcp
 
-Client = Callable[[int], Awaitable[None]]
+Client = Callable[[int], Coroutine[Any, Any, None]]
 """Connects to the given port and plays."""
 
 
