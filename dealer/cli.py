@@ -103,7 +103,10 @@ def _open(path: Path, append: bool) -> BinaryIO:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``acpc-dealer``."""
     parser = build_parser()
-    args = parser.parse_intermixed_args(argv)
+    try:
+        args = parser.parse_intermixed_args(argv)
+    except SystemExit as exc:  # the reference exits 1 on any usage error
+        return 0 if exc.code == 0 else 1
     err = Reporter(sys.stderr.buffer, quiet=args.quiet)
     try:
         return _run(args, err)

@@ -51,8 +51,7 @@ class TcpReferee:
                 raise seat_error(
                     seat, "could not read version string from {seat}", self._waited(started)
                 )
-            line, terminated = got
-            self.reporter.received(seat, now_us(), line, terminated)
+            line, _ = got
             version = read_version(line)
             if version is None:
                 raise seat_error(

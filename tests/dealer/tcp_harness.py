@@ -55,5 +55,9 @@ async def run_tcp_match(
     except MatchAbortedError as exc:
         error = exc
         reporter.messages.extend(exc.lines)
-    await asyncio.wait_for(asyncio.gather(*players, return_exceptions=True), 30)
+    # After an abort a misbehaving client may still be asleep: do not wait for it.
+    _, pending = await asyncio.wait(players, timeout=30 if error is None else 0.5)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*players, return_exceptions=True)
     return Outcome(score, error, buffer.getvalue(), reporter.messages)
