@@ -149,6 +149,23 @@ def parse_state_line(text: str, game: Game | None = None) -> StateRecord:
     return StateRecord(int(hand_text), betting, holes, board, values, names)
 
 
+def parse_state_outcome(text: str) -> tuple[int, tuple[float, ...], tuple[str, ...]]:
+    """The hand number, values and names of a ``STATE`` line, without reading its betting
+    or cards (fast, for statistics over long logs).
+
+    >>> parse_state_outcome("STATE:3:rrc/rc/rf:Ad3s|8d5d/2cAs8s/Tc:40|-40:Bob|Alice")
+    (3, (40.0, -40.0), ('Bob', 'Alice'))
+    """
+    fields = text.split(":")
+    if len(fields) != 6 or fields[0] != "STATE" or not fields[1].isdigit():
+        raise MatchStateError(f"not a STATE line: {text[:120]!r}")
+    values = tuple(_parse_number(v, text) for v in fields[4].split("|"))
+    names = tuple(fields[5].split("|"))
+    if len(values) != len(names):
+        raise MatchStateError(f"{len(values)} values but {len(names)} names: {text[:120]!r}")
+    return int(fields[1]), values, names
+
+
 def _parse_cards_loosely(
     text: str, num_players: int, line: str
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:

@@ -22,7 +22,7 @@ and ``.tlog``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from acpcbot.actions import Action
 from acpcbot.deal import Deal
@@ -37,6 +37,9 @@ from dealer.reporter import Reporter
 from dealer.timing import TimeBudget
 from dealer.tlog import Transaction, TransactionLog, TransactionLogError
 
+HandObserver = Callable[["MatchEngine", tuple[float, ...]], None]
+"""Told every finished hand's values by position (before the button moves)."""
+
 
 class MatchEngine:
     """Deals, enforces the rules, keeps score and writes the logs of one match."""
@@ -45,6 +48,7 @@ class MatchEngine:
         "_deals",
         "_log",
         "_names",
+        "_on_hand",
         "_players",
         "_reporter",
         "_tlog",
@@ -65,8 +69,10 @@ class MatchEngine:
         log: MatchLog | None = None,
         tlog: TransactionLog | None = None,
         reporter: Reporter | None = None,
+        on_hand: HandObserver | None = None,
     ) -> None:
         self.config = config
+        self._on_hand = on_hand
         self.game = config.game
         self._players = config.game.num_players
         self._names = config.names
@@ -159,6 +165,8 @@ class MatchEngine:
             )
             self._log.line(format_state_line(record))
             self._log.flush()
+        if self._on_hand is not None:
+            self._on_hand(self, values)
         return values
 
     def next_hand(self) -> None:

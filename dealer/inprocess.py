@@ -1,7 +1,8 @@
 """Playing a match without sockets: the engine calls the players directly.
 
 Each player gets exactly what the acpcbot client would give it over TCP, in the same
-order: ``begin_match``; for every state the dealer would send it, ``observe``; ``act`` on
+order: ``begin_match`` (with the same :class:`~acpcbot.player.MatchInfo`: the game and its
+name, not its seat); for every state the dealer would send it, ``observe``; ``act`` on
 its turn; at the end of each hand ``observe`` of the final state and ``end_hand``. So a
 deterministic player makes the same choices, and the ``.log`` is byte-identical to a TCP
 match. Hooks a player does not override (see :func:`acpcbot.player.default_hook`) are not
@@ -48,9 +49,7 @@ def play_in_process(
     game = engine.game
     seats = range(game.num_players)
     for seat in seats:
-        players[seat].begin_match(
-            MatchInfo(game, seat=seat, hands=config.hands, name=config.names[seat])
-        )
+        players[seat].begin_match(MatchInfo(game, name=config.names[seat]))
     observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
     enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
     while not engine.match_over:
