@@ -75,6 +75,10 @@ class LineBuffer:
 
     def _cut(self, buffered: bytes) -> list[bytes]:
         piece = self._max - 1
+        end = buffered.find(b"\n")
+        if end == len(buffered) - 1 and end < piece:  # the usual read: exactly one line
+            self._pending = b""
+            return [buffered[:-2] if buffered.endswith(b"\r\n") else buffered[:-1]]
         start = 0
         lines = []
         while True:

@@ -36,6 +36,9 @@ _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
 
 def format_number(value: float) -> str:
     """The reference's ``%.6f`` with trailing zeros and a trailing ``.`` stripped."""
+    number = float(value)
+    if number.is_integer():  # hot path: whole chips print as the integer itself
+        return str(int(number))
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

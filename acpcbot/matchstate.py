@@ -68,7 +68,10 @@ class MatchState:
 
 def format_betting(betting: Betting) -> str:
     """``(("c","r"), ())`` printed as ``"cr/"``."""
-    return "/".join("".join(str(a) for a in actions) for actions in betting)
+    # Hot path (every log line and state): size-less actions print as their letter.
+    return "/".join(
+        ["".join([str(a) if a.size else a.type.value for a in actions]) for actions in betting]
+    )
 
 
 def parse_betting(text: str) -> Betting:

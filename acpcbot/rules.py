@@ -43,6 +43,8 @@ class HandState:
     """
 
     __slots__ = (
+        "_num_acting",
+        "_to_act",
         "acting",
         "actions",
         "finished",
@@ -74,6 +76,10 @@ class HandState:
         self.num_raises = 0
         """Raises made so far in the current round."""
         self.finished = False
+        # Caches for the hot path, kept up to date by _do: the position to act (-1: not
+        # yet known) and the number of players who have neither folded nor gone all-in.
+        self._to_act = -1
+        self._num_acting = sum(1 for p in range(game.num_players) if self.spent[p] < game.stack[p])
 
     def copy(self) -> HandState:
         """An independent copy (for search and simulation)."""
@@ -90,6 +96,8 @@ class HandState:
         other.round = self.round
         other.num_raises = self.num_raises
         other.finished = self.finished
+        other._to_act = self._to_act
+        other._num_acting = self._num_acting
         return other
 
     # -- who acts ---------------------------------------------------------------------
@@ -98,21 +106,29 @@ class HandState:
         return not self.folded[position] and self.spent[position] < self.game.stack[position]
 
     def _next_player(self, after: int) -> int:
-        n = self.game.num_players
+        # Hot path (every action of every hand): locals instead of _can_still_bet calls.
+        folded = self.folded
+        spent = self.spent
+        stack = self.game.stack
+        n = len(folded)
         position = after
         for _ in range(n):
-            position = (position + 1) % n
-            if self._can_still_bet(position):
+            position += 1
+            if position == n:
+                position = 0
+            if not folded[position] and spent[position] < stack[position]:
                 return position
         raise IllegalActionError("no player can act")  # pragma: no cover - unreachable
 
     @property
     def current_player(self) -> int:
         """Position of the player to act. Only meaningful while the hand is not finished."""
-        acting = self.acting[self.round]
-        if acting:
-            return self._next_player(acting[-1])
-        return self._next_player(self.game.first_player[self.round] - 1)
+        position = self._to_act
+        if position < 0:
+            acting = self.acting[self.round]
+            after = acting[-1] if acting else self.game.first_player[self.round] - 1
+            position = self._to_act = self._next_player(after)
+        return position
 
     @property
     def num_actions(self) -> int:
@@ -130,7 +146,7 @@ class HandState:
 
     def num_acting_players(self) -> int:
         """Players who have neither folded nor gone all-in."""
-        return sum(1 for p in range(self.game.num_players) if self._can_still_bet(p))
+        return self._num_acting
 
     def _num_called(self) -> int:
         called = 0
@@ -258,31 +274,57 @@ class HandState:
             raise IllegalActionError(f"hand {self.hand_number}: {why}: {action}")
         self._do(action)
 
+    def apply_coerced(self, action: Action | None) -> tuple[Action, str | None]:
+        """:meth:`coerce` then apply, in one step: what the reference dealer does with a
+        client's action. Returns the action applied and the warning, if any.
+
+        >>> from acpcbot.game import bundled_game
+        >>> hand = HandState(bundled_game())
+        >>> hand.apply_coerced(CALL), hand.apply_coerced(FOLD)
+        ((Action(type=<ActionType.CALL: 'c'>, size=0), None), \
+(Action(type=<ActionType.CALL: 'c'>, size=0), 'invalid action, changed to call'))
+        """
+        if self.finished:
+            raise IllegalActionError(f"hand {self.hand_number}: the hand is over")
+        if action is CALL:  # always legal while the hand goes on: skip the checks
+            self._do(action)
+            return action, None
+        played, warning = self.coerce(action)
+        self._do(played)
+        return played, warning
+
     def _do(self, action: Action) -> None:
         game = self.game
         p = self.current_player
-        self.actions[self.round].append(action)
-        self.acting[self.round].append(p)
+        round_ = self.round
+        self.actions[round_].append(action)
+        self.acting[round_].append(p)
+        spent = self.spent
         kind = action.type
         if kind is ActionType.FOLD:
             self.folded[p] = True
             self.num_folded += 1
-        elif kind is ActionType.CALL:
-            self.spent[p] = min(self.max_spent, game.stack[p])
+            self._num_acting -= 1
         else:
-            self.num_raises += 1
-            if game.is_limit:
-                self.max_spent = min(self.max_spent + game.raise_size[self.round], game.stack[p])
+            if kind is ActionType.CALL:
+                spent[p] = min(self.max_spent, game.stack[p])
             else:
-                increment_to = 2 * action.size - self.max_spent
-                self.min_raise_to = max(self.min_raise_to, increment_to)
-                self.max_spent = action.size
-            self.spent[p] = self.max_spent
+                self.num_raises += 1
+                if game.is_limit:
+                    self.max_spent = min(self.max_spent + game.raise_size[round_], game.stack[p])
+                else:
+                    increment_to = 2 * action.size - self.max_spent
+                    self.min_raise_to = max(self.min_raise_to, increment_to)
+                    self.max_spent = action.size
+                spent[p] = self.max_spent
+            if spent[p] >= game.stack[p]:
+                self._num_acting -= 1
+        self._to_act = -1
 
         if self.num_folded + 1 >= game.num_players:
             self.finished = True
             return
-        acting_players = self.num_acting_players()
+        acting_players = self._num_acting
         if self._num_called() >= acting_players:
             if acting_players > 1:
                 if self.round + 1 < game.num_rounds:

@@ -130,20 +130,24 @@ class MatchEngine:
         """
         hand = self.hand
         warning: str | None
-        if unknown:
-            action, warning = CALL, INVALID_ACTION_WARNING
-        else:
-            action, warning = hand.coerce(proposed)
-        if warning is not None or (trailing and self.config.strict):
-            seat = self.acting_seat
-            if self.config.strict:
+        if unknown or self.config.strict:
+            if unknown:
+                action, warning = CALL, INVALID_ACTION_WARNING
+            else:
+                action, warning = hand.coerce(proposed)
+            if self.config.strict and (warning is not None or trailing):
                 why = warning or f"unexpected {trailing[:40]!r} after the action"
                 why = why.removesuffix(", changed to call")
-                raise seat_error(seat, f"{{seat}} sent a bad reply (--strict): {why}: {line!r}")
-            self._reporter.warning(warning or "")
+                raise seat_error(
+                    self.acting_seat, f"{{seat}} sent a bad reply (--strict): {why}: {line!r}"
+                )
+            hand.apply(action)
+        else:
+            action, warning = hand.apply_coerced(proposed)
         if self._tlog is not None:
             self._tlog.record(Transaction(action, self.hand_number, sent_us, received_us))
-        hand.apply(action)
+        if warning is not None:
+            self._reporter.warning(warning)
         return action
 
     def finish_hand(self, *, write_log: bool = True) -> tuple[float, ...]:

@@ -6,7 +6,8 @@ name, not its seat); for every state the dealer would send it, ``observe``; ``ac
 its turn; at the end of each hand ``observe`` of the final state and ``end_hand``. So a
 deterministic player makes the same choices, and the ``.log`` is byte-identical to a TCP
 match. Hooks a player does not override (see :func:`acpcbot.player.default_hook`) are not
-called, and a state is only built when someone will read it.
+called, and a state's fields are only computed when the player reads them
+(:mod:`dealer.views`).
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import CALL
@@ -31,6 +32,7 @@ from collections.abc import Callable, Sequence
 from acpcbot.matchstate import view_of
 from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
 from dealer.engine import MatchEngine
+from dealer.views import state_view
 
 HandCallback = Callable[[MatchEngine], None]
 
@@ -52,20 +54,20 @@ def play_in_process(
         players[seat].begin_match(MatchInfo(game, name=config.names[seat]))
     observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
     enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
+    take = engine.take
     while not engine.match_over:
         hand = engine.hand
         deal = engine.deal
         while not hand.finished:
             position = hand.current_player
             acting = engine.seat_of(position)
-            for seat in observers:
-                if seat != acting:
-                    players[seat].observe(view_of(hand, deal, engine.position_of(seat)), hand)
-            state = view_of(hand, deal, position)
-            player = players[acting]
-            if observers and acting in observers:
-                player.observe(state, hand)
-            engine.take(player.act(state, hand))
+            state = state_view(hand, deal, position)
+            for seat in observers:  # seat order, as the dealer sends them
+                if seat == acting:
+                    players[seat].observe(state, hand)
+                else:
+                    players[seat].observe(state_view(hand, deal, engine.position_of(seat)), hand)
+            take(players[acting].act(state, hand))
         values = engine.finish_hand()
         for seat in seats:
             if seat in observers or seat in enders:

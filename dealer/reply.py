@@ -38,7 +38,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from acpcbot.actions import Action, ActionType, action_type_from_char
+from acpcbot.actions import Action, ActionType, action_type_from_char, canonical_action
 from acpcbot.cards import Card, card_from_text
 from acpcbot.deal import Deal
 from acpcbot.errors import AcpcError
@@ -88,10 +88,11 @@ COMMENT = Reply(ReplyKind.COMMENT)
 BAD_STATE = Reply(ReplyKind.BAD_STATE)
 UNREQUESTED = Reply(ReplyKind.UNREQUESTED)
 _SIMPLE_REPLIES = {
-    ord(char): Reply(ReplyKind.ACTION, Action(kind))
+    ord(char): Reply(ReplyKind.ACTION, canonical_action(kind.value))
     for char in "fFcCkKrRbB"
     if (kind := action_type_from_char(char)) is not None
 }
+"""Replies of one action letter, with the core's canonical actions (``CALL`` ...)."""
 
 
 def read_reply(line: bytes, terminated: bool, request: Request) -> Reply:

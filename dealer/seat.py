@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import socket
 from collections import deque
+from collections.abc import Callable
 from typing import cast
 
 from acpcbot.framing import MAX_LINE_BYTES, LineBuffer
@@ -41,6 +42,7 @@ class SeatConnection(asyncio.Protocol):
         self._lines: deque[Line] = deque()
         self._outgoing: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
+        self._listener: Callable[[], None] | None = None
         self._transport: asyncio.Transport | None = None
         self.at_eof = False
         """The peer sent no more data (it closed or shut down its side)."""
@@ -92,6 +94,8 @@ class SeatConnection(asyncio.Protocol):
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+        if self._listener is not None:
+            self._listener()
 
     # -- for the dealer --------------------------------------------------------------
 
@@ -109,6 +113,14 @@ class SeatConnection(asyncio.Protocol):
         data = b"".join(self._outgoing) if len(self._outgoing) > 1 else self._outgoing[0]
         self._outgoing.clear()
         transport.write(data)
+
+    def listen(self, listener: Callable[[], None] | None) -> None:
+        """Call ``listener`` (from the event loop) whenever lines arrive or input ends."""
+        self._listener = listener
+
+    def pop_line(self) -> Line | None:
+        """The next line already received, or ``None``."""
+        return self._lines.popleft() if self._lines else None
 
     async def next_line(self, timeout: float | None) -> Line | None:
         """The next line, or ``None`` at the end of input or after ``timeout`` seconds."""

@@ -24,6 +24,7 @@ b'MATCHSTATE:0:0:crrc/:7d3d|/5sKs7s'
 from __future__ import annotations
 
 from acpcbot.actions import Action
+from acpcbot.cards import Card
 from acpcbot.deal import Deal
 from acpcbot.matchstate import PREFIX, format_cards_field, view_of
 from acpcbot.rules import HandState
@@ -32,7 +33,7 @@ from acpcbot.rules import HandState
 class StateLines:
     """Every position's current ``MATCHSTATE`` line (bytes, no line ending)."""
 
-    __slots__ = ("_betting", "_cards", "_cards_round", "_deal", "_hand", "_heads", "_round")
+    __slots__ = ("_betting", "_board", "_board_round", "_deal", "_hand", "_heads", "_own", "_round")
 
     def __init__(self, hand: HandState, deal: Deal) -> None:
         self._hand = hand
@@ -41,12 +42,18 @@ class StateLines:
         self._heads = [f"{PREFIX}{p}:{hand.hand_number}:" for p in players]
         self._betting = hand.betting_text()
         self._round = hand.round
-        self._cards_round = -1
-        self._cards: list[str] = []
+        # What each position sees of the hole cards until the hand ends, and the board
+        # cards shown so far (the core's codec formats both, once per hand or round).
+        empty_board: tuple[tuple[Card, ...], ...] = ((),)
+        self._own = [
+            format_cards_field(view_of(hand, deal, p).hole_cards, empty_board) for p in players
+        ]
+        self._board_round = -1
+        self._board = ""
 
     def record(self, action: Action) -> None:
         """Note ``action``, just applied to the hand."""
-        self._betting += str(action)
+        self._betting += str(action) if action.size else action.type.value
         round_ = self._hand.round
         if round_ != self._round:
             self._betting += "/" * (round_ - self._round)
@@ -54,14 +61,14 @@ class StateLines:
 
     def line(self, position: int) -> bytes:
         """What ``position`` is shown now (after the hand: the final view)."""
-        if self._cards_round != self._round or self._hand.finished:
-            self._refresh_cards()
-        return f"{self._heads[position]}{self._betting}:{self._cards[position]}".encode("ascii")
-
-    def _refresh_cards(self) -> None:
         hand = self._hand
-        self._cards = []
-        for viewer in range(hand.game.num_players):
-            view = view_of(hand, self._deal, viewer)
-            self._cards.append(format_cards_field(view.hole_cards, view.board))
-        self._cards_round = -2 if hand.finished else self._round
+        if hand.finished:
+            view = view_of(hand, self._deal, position)
+            cards = format_cards_field(view.hole_cards, view.board)
+        else:
+            if self._board_round != self._round:
+                board = self._deal.board_by_round(hand.game, self._round)
+                self._board = format_cards_field((), board)
+                self._board_round = self._round
+            cards = self._own[position] + self._board
+        return f"{self._heads[position]}{self._betting}:{cards}".encode("ascii")
