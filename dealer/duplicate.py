@@ -28,6 +28,7 @@ from acpcbot.player import Player
 from dealer import aio
 from dealer.config import MatchConfig
 from dealer.engine import MatchEngine
+from dealer.faults import MatchAbortedError
 from dealer.inprocess import play_in_process
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
@@ -175,7 +176,6 @@ def _play_half(
         else:
             aio.run(_play_over_tcp(engine, players, reporter))
         seconds = time.perf_counter() - started
-        engine.finish_match()
     result = half_result(
         path.name, plan.names[0], plan.names[1], dict(enumerate(recorded)), game.big_blind
     )
@@ -183,7 +183,7 @@ def _play_half(
 
 
 async def _play_over_tcp(engine: MatchEngine, players: list[Player], reporter: Reporter) -> None:
-    from acpcbot.client import play_match  # type: ignore[import-not-found, unused-ignore]
+    from acpcbot.client import play_match
 
     config = engine.config
     listeners = await Listeners.open("127.0.0.1", [], config.game.num_players)
@@ -193,9 +193,17 @@ async def _play_over_tcp(engine: MatchEngine, players: list[Player], reporter: R
     ]
     try:
         await referee_over_tcp(engine, listeners, reporter, start_timeout_ms=30_000)
-    except AcpcError:
-        for client in clients:
-            client.cancel()
-        raise
-    finally:
-        await asyncio.gather(*clients, return_exceptions=True)
+    except MatchAbortedError as exc:
+        # The clients see the connections drop; what they say about it helps.
+        outcomes = await asyncio.gather(*clients, return_exceptions=True)
+        said = [
+            f"{name}'s client: {outcome}"
+            for name, outcome in zip(config.names, outcomes, strict=True)
+            if isinstance(outcome, Exception)
+        ]
+        raise MatchAbortedError(*exc.lines, *said, seat=exc.seat) from None
+    for name, outcome in zip(
+        config.names, await asyncio.gather(*clients, return_exceptions=True), strict=True
+    ):
+        if isinstance(outcome, BaseException):
+            raise AcpcError(f"{name}'s client failed after the match: {outcome}")

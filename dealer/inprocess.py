@@ -21,7 +21,6 @@ called, and a state's fields are only computed when the player reads them
 ...     def end_hand(self, result): pass
 >>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
 >>> play_in_process(engine, [Caller(), Caller()])
->>> engine.score_line()
 'SCORE:-20|20:A|B'
 """
 
@@ -42,8 +41,9 @@ def play_in_process(
     players: Sequence[Player],
     *,
     after_hand: HandCallback | None = None,
-) -> None:
-    """Play the engine's remaining hands with ``players`` in seat order.
+) -> str:
+    """Play the engine's remaining hands with ``players`` in seat order and return the
+    ``SCORE`` line (also written to the log).
 
     ``after_hand`` is called after every hand (the engine has moved on to the next one).
     """
@@ -79,3 +79,4 @@ def play_in_process(
         engine.next_hand()
         if after_hand is not None:
             after_hand(engine)
+    return engine.finish_match()

@@ -66,10 +66,13 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from acpcbot.player import Player
+    from acpcbot.telemetry import configure_logging
     from agents.registry import create_agent
     from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
     from dealer.report import duplicate_json, duplicate_text
 
+    if args.log_level == "info":  # the clients' connect/finish lines are noise here
+        configure_logging(json=args.log_json, level="warning")
     names = (args.agent_a, args.agent_b)
     for name in names:
         create_agent(name)  # an unknown name fails here, before any file is written

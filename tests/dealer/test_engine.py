@@ -33,7 +33,6 @@ def test_in_process_logs_are_byte_identical_to_the_reference(
     log.header(config.header)
     engine = MatchEngine(config, log=log)
     play_in_process(engine, [create_agent(name) for name in match.agents])
-    engine.finish_match()
     assert buffer.getvalue() == reference.read_bytes()
 
 

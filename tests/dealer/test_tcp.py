@@ -10,9 +10,9 @@ import pytest
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.logfile import parse_header, parse_score_line
 from dealer.config import MatchConfig
-from tests.dealer.conftest import DETERMINISTIC
+from tests.dealer.conftest import DETERMINISTIC, DeterministicMatch
 from tests.dealer.scripted import ScriptedClient
-from tests.dealer.tcp_harness import run_tcp_match
+from tests.dealer.tcp_harness import Client, run_tcp_match
 
 
 async def test_scripted_clients_over_tcp_write_the_reference_log(
@@ -80,3 +80,27 @@ async def test_every_byte_sent_equals_the_reference_transcript(
     for seat, client in enumerate(clients, start=1):
         assert bytes(client.received) == (folder / f"seat{seat}.dealer_to_player.bin").read_bytes()
         assert client.replies == []
+
+
+@pytest.mark.parametrize("match", [DETERMINISTIC[2], DETERMINISTIC[3]], ids=lambda m: m.file)
+async def test_acpcbot_clients_over_tcp_write_the_reference_log(
+    vectors: Path, limit_game: Game, match: DeterministicMatch
+) -> None:
+    """The real acpcbot client with our agents, against our dealer over loopback."""
+    from acpcbot.client import play_match
+    from agents.registry import create_agent
+
+    config = MatchConfig(
+        match.match_name, limit_game, "holdem.limit.2p.reverse_blinds.game", 1000, match.seed,
+        match.names,
+    )  # fmt: skip
+
+    def client(agent: str) -> Client:
+        async def play(port: int) -> None:
+            await play_match("127.0.0.1", port, create_agent(agent), game=limit_game)
+
+        return play
+
+    outcome = await run_tcp_match(config, [client(agent) for agent in match.agents])
+    assert outcome.error is None and outcome.messages == []
+    assert outcome.log == (vectors / "logs" / "deterministic" / match.file).read_bytes()
