@@ -111,7 +111,7 @@ def format_state_line(record: StateRecord) -> str:
     return (
         f"STATE:{record.hand_number}:{format_betting(record.betting)}:"
         f"{format_cards_field(record.hole_cards, record.board)}:"
-        f"{'|'.join(format_number(v) for v in record.values)}:{'|'.join(record.names)}"
+        f"{'|'.join([format_number(v) for v in record.values])}:{'|'.join(record.names)}"
     )
 
 
@@ -234,5 +234,5 @@ def record_of(
     names: Sequence[str],
 ) -> StateRecord:
     """The log record of a finished hand (all hole cards are logged, even after a fold)."""
-    betting: tuple[tuple[Action, ...], ...] = tuple(tuple(r) for r in hand.actions)
+    betting: tuple[tuple[Action, ...], ...] = tuple([tuple(r) for r in hand.actions])
     return StateRecord(hand.hand_number, betting, deal_holes, board, tuple(values), tuple(names))

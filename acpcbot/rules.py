@@ -44,6 +44,7 @@ class HandState:
 
     __slots__ = (
         "_num_acting",
+        "_num_called",
         "_to_act",
         "acting",
         "actions",
@@ -80,6 +81,9 @@ class HandState:
         # yet known) and the number of players who have neither folded nor gone all-in.
         self._to_act = -1
         self._num_acting = sum(1 for p in range(game.num_players) if self.spent[p] < game.stack[p])
+        self._num_called = 0
+        """The reference's ``numCalled``: the last raiser and the callers since, who are not
+        all-in (kept up to date instead of scanning the round's actions)."""
 
     def copy(self) -> HandState:
         """An independent copy (for search and simulation)."""
@@ -98,6 +102,7 @@ class HandState:
         other.finished = self.finished
         other._to_act = self._to_act
         other._num_acting = self._num_acting
+        other._num_called = self._num_called
         return other
 
     # -- who acts ---------------------------------------------------------------------
@@ -147,23 +152,6 @@ class HandState:
     def num_acting_players(self) -> int:
         """Players who have neither folded nor gone all-in."""
         return self._num_acting
-
-    def _num_called(self) -> int:
-        called = 0
-        stack = self.game.stack
-        spent = self.spent
-        actions = self.actions[self.round]
-        acting = self.acting[self.round]
-        for i in range(len(actions) - 1, -1, -1):
-            kind = actions[i].type
-            p = acting[i]
-            if kind is ActionType.RAISE:
-                if spent[p] < stack[p]:
-                    called += 1
-                return called
-            if kind is ActionType.CALL and spent[p] < stack[p]:
-                called += 1
-        return called
 
     # -- legality ---------------------------------------------------------------------
 
@@ -308,6 +296,8 @@ class HandState:
         else:
             if kind is ActionType.CALL:
                 spent[p] = min(self.max_spent, game.stack[p])
+                if spent[p] < game.stack[p]:
+                    self._num_called += 1
             else:
                 self.num_raises += 1
                 if game.is_limit:
@@ -317,6 +307,7 @@ class HandState:
                     self.min_raise_to = max(self.min_raise_to, increment_to)
                     self.max_spent = action.size
                 spent[p] = self.max_spent
+                self._num_called = 1 if spent[p] < game.stack[p] else 0
             if spent[p] >= game.stack[p]:
                 self._num_acting -= 1
         self._to_act = -1
@@ -325,7 +316,7 @@ class HandState:
             self.finished = True
             return
         acting_players = self._num_acting
-        if self._num_called() >= acting_players:
+        if self._num_called >= acting_players:
             if acting_players > 1:
                 if self.round + 1 < game.num_rounds:
                     self._next_round()
@@ -341,6 +332,7 @@ class HandState:
         self.actions.append([])
         self.acting.append([])
         self.num_raises = 0
+        self._num_called = 0
         if not self.game.is_limit:
             self.min_raise_to = max(1, *self.game.blind) + self.max_spent
 
@@ -366,6 +358,12 @@ class HandState:
             return float(sum(spent_all) - spent_all[position])
         if ranks is None:
             raise IllegalActionError("a showdown needs the players' hand ranks")
+        if len(spent_all) == 2 and spent_all[0] == spent_all[1]:
+            # Heads-up showdown with equal stakes (every limit hand): one pot, no side pots.
+            other = ranks[1 - position]
+            mine = ranks[position]
+            return float(spent_all[position] if mine > other else 0 if mine == other else
+                         -spent_all[position])  # fmt: skip
         spent: list[int] = []
         rank: list[int] = []
         me = -1

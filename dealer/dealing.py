@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
 from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
-from dealer.rng import mersenne_twister
+from dealer.rng import mt19937
 
 
 def reference_deck(game: Game) -> tuple[Card, ...]:
@@ -34,35 +36,52 @@ def reference_deck(game: Game) -> tuple[Card, ...]:
     )
 
 
+CHUNK_HANDS = 2048
+"""Hands dealt at a time (with numpy), then handed out one by one."""
+
+
 class DealStream:
     """The deals of one match, one hand after another, from the match seed."""
 
-    __slots__ = ("_board_cards", "_deck", "_draw", "_hole_cards", "_players", "dealt")
+    __slots__ = ("_deck", "_generator", "_ready", "_shape", "dealt")
 
     def __init__(self, game: Game, seed: int) -> None:
-        self._draw = mersenne_twister(seed).getrandbits
-        self._deck = reference_deck(game)
-        self._players = game.num_players
-        self._hole_cards = game.num_hole_cards
-        self._board_cards = sum(game.num_board_cards)
+        self._generator = mt19937(seed)
+        self._deck = np.array(reference_deck(game), dtype=np.int64)
+        self._shape = (game.num_players, game.num_hole_cards, sum(game.num_board_cards))
+        self._ready: list[Deal] = []
         self.dealt = 0
         """Hands dealt so far (the number of the next hand)."""
 
     def next_deal(self) -> Deal:
         """The cards of the next hand."""
-        deck = list(self._deck)
-        draw = self._draw
-        n = len(deck)
-        cards: list[Card] = []
-        for _ in range(self._players * self._hole_cards + self._board_cards):
-            i = draw(32) % n
-            cards.append(deck[i])
-            n -= 1
-            deck[i] = deck[n]
-        per = self._hole_cards
-        holes = tuple(tuple(cards[p * per : (p + 1) * per]) for p in range(self._players))
+        if not self._ready:
+            self._deal_chunk()
         self.dealt += 1
-        return Deal(hole_cards=holes, board=tuple(cards[self._players * per :]))
+        return self._ready.pop()
+
+    def _deal_chunk(self) -> None:
+        """Deal the next :data:`CHUNK_HANDS` hands at once, the reference's way: for every
+        card ``i = genrand_int32() % n``, take ``deck[i]``, move the last card into slot
+        ``i`` and shrink the deck."""
+        players, per, board = self._shape
+        draws = players * per + board
+        raw = self._generator.random_raw(CHUNK_HANDS * draws).reshape(CHUNK_HANDS, draws)
+        decks = np.tile(self._deck, (CHUNK_HANDS, 1))
+        rows = np.arange(CHUNK_HANDS)
+        cards = np.empty((CHUNK_HANDS, draws), dtype=np.int64)
+        n = len(self._deck)
+        for k in range(draws):
+            slots = (raw[:, k] % np.uint64(n)).astype(np.int64)
+            cards[:, k] = decks[rows, slots]
+            n -= 1
+            decks[rows, slots] = decks[:, n]
+        hole_slices = [(p * per, (p + 1) * per) for p in range(players)]
+        first_board = players * per
+        self._ready = [
+            Deal(tuple([tuple(row[a:b]) for a, b in hole_slices]), tuple(row[first_board:]))
+            for row in reversed(cards.tolist())  # popped from the end, in hand order
+        ]
 
     def skip(self, hands: int) -> None:
         """Deal ``hands`` hands and throw them away (the cards stay in sequence)."""

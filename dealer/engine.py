@@ -48,9 +48,11 @@ class MatchEngine:
         "_deals",
         "_log",
         "_names",
+        "_names_by_button",
         "_on_hand",
         "_players",
         "_reporter",
+        "_strict",
         "_tlog",
         "config",
         "deal",
@@ -76,6 +78,12 @@ class MatchEngine:
         self.game = config.game
         self._players = config.game.num_players
         self._names = config.names
+        # Names in position order, for each seat that can be at position 0.
+        self._names_by_button = [
+            tuple(config.names[(p + button) % self._players] for p in range(self._players))
+            for button in range(self._players)
+        ]
+        self._strict = config.strict
         self._log = log
         self._tlog = tlog
         self._reporter = reporter if reporter is not None else Reporter(None)
@@ -108,6 +116,17 @@ class MatchEngine:
     def match_over(self) -> bool:
         return self.hand_number >= self.config.hands
 
+    @property
+    def plain(self) -> bool:
+        """No ``.tlog`` and no strict mode: applying an action is just the rules' repair
+        (:meth:`HandState.apply_coerced`) and a warning, which a transport may do itself
+        instead of calling :meth:`take`."""
+        return self._tlog is None and not self._strict
+
+    def warn(self, warning: str) -> None:
+        """Report a repaired action (``WARNING: ...``)."""
+        self._reporter.warning(warning)
+
     # -- playing --------------------------------------------------------------------
 
     def take(
@@ -130,12 +149,12 @@ class MatchEngine:
         """
         hand = self.hand
         warning: str | None
-        if unknown or self.config.strict:
+        if unknown or self._strict:
             if unknown:
                 action, warning = CALL, INVALID_ACTION_WARNING
             else:
                 action, warning = hand.coerce(proposed)
-            if self.config.strict and (warning is not None or trailing):
+            if self._strict and (warning is not None or trailing):
                 why = warning or f"unexpected {trailing[:40]!r} after the action"
                 why = why.removesuffix(", changed to call")
                 raise seat_error(
@@ -160,15 +179,17 @@ class MatchEngine:
             board = deal.visible_board(self.game, hand.round)
             ranks = [rank_hand(hole + board) for hole in deal.hole_cards]
         values = hand.values(ranks)
+        totals = self.totals
+        players = self._players
+        button = self.player0_seat
         for position, value in enumerate(values):
-            self.totals[self.seat_of(position)] += value
+            totals[(position + button) % players] += value
         if self._log is not None and write_log:
-            names = [self._names[self.seat_of(p)] for p in range(self._players)]
-            record = record_of(
-                hand, deal.hole_cards, deal.board_by_round(self.game, hand.round), values, names
-            )
+            names = self._names_by_button[button]
+            shown = deal.board_by_round(self.game, hand.round)
+            record = record_of(hand, deal.hole_cards, shown, values, names)
             self._log.line(format_state_line(record))
-            self._log.flush()
+            self._log.hand_done()
         if self._on_hand is not None:
             self._on_hand(self, values)
         return values

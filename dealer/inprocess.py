@@ -55,19 +55,29 @@ def play_in_process(
     observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
     enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
     take = engine.take
+    # Without a .tlog or strict mode, an action needs nothing but the rules' repair.
+    plain = engine.plain
+    players_count = game.num_players
     while not engine.match_over:
         hand = engine.hand
         deal = engine.deal
+        button = engine.player0_seat
+        apply = hand.apply_coerced
         while not hand.finished:
             position = hand.current_player
-            acting = engine.seat_of(position)
+            acting = (position + button) % players_count
             state = state_view(hand, deal, position)
             for seat in observers:  # seat order, as the dealer sends them
                 if seat == acting:
                     players[seat].observe(state, hand)
                 else:
                     players[seat].observe(state_view(hand, deal, engine.position_of(seat)), hand)
-            take(players[acting].act(state, hand))
+            if plain:
+                warning = apply(players[acting].act(state, hand))[1]
+                if warning is not None:
+                    engine.warn(warning)
+            else:
+                take(players[acting].act(state, hand))
         values = engine.finish_hand()
         for seat in seats:
             if seat in observers or seat in enders:

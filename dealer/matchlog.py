@@ -46,14 +46,24 @@ def read_existing_log(path: Path) -> ExistingLog:
 
 
 class MatchLog:
-    """Writes a ``.log``. Lines are buffered and written out by :meth:`flush`, which the
-    engine calls after every hand (so a killed match keeps every finished hand)."""
+    """Writes a ``.log``. Lines are buffered and written out by :meth:`flush`; the engine
+    calls :meth:`hand_done` after every hand, which flushes every ``flush_every`` hands
+    (by default every hand, so a killed dealer keeps every finished hand)."""
 
-    __slots__ = ("_file", "_pending")
+    __slots__ = ("_countdown", "_file", "_flush_every", "_pending")
 
-    def __init__(self, file: BinaryIO) -> None:
+    def __init__(self, file: BinaryIO, *, flush_every: int = 1) -> None:
         self._file = file
         self._pending: list[str] = []
+        self._flush_every = flush_every
+        self._countdown = flush_every
+
+    def hand_done(self) -> None:
+        """A hand's line was written: flush if it is time."""
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._countdown = self._flush_every
+            self.flush()
 
     def header(self, header: LogHeader) -> None:
         self._pending.extend(header.lines())

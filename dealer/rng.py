@@ -1,19 +1,17 @@
 """MT19937 exactly as the reference dealer seeds and draws it (``rng.c``).
 
 The reference calls ``init_genrand(seed)`` once per match and ``genrand_int32()`` for every
-card. Python's :class:`random.Random` runs the same generator but seeds it differently
-(``init_by_array``), so :func:`mersenne_twister` builds the ``init_genrand`` state and hands
-it to a :class:`random.Random`; ``getrandbits(32)`` then returns exactly ``genrand_int32()``,
-at C speed.
+card. numpy's :class:`~numpy.random.MT19937` runs the same generator but seeds it
+differently, so :func:`mt19937` builds the ``init_genrand`` state and hands it over;
+``random_raw(n)`` then returns the next ``n`` outputs of ``genrand_int32()``, in bulk.
 
->>> draw = mersenne_twister(5489).getrandbits
->>> draw(32)  # the textbook MT19937 check value
-3499211612
+>>> mt19937(5489).random_raw(2).tolist()  # the textbook MT19937 check value first
+[3499211612, 581869302]
 """
 
 from __future__ import annotations
 
-import random
+import numpy as np
 
 STATE_WORDS = 624
 _MULTIPLIER = 1812433253
@@ -36,12 +34,10 @@ def init_genrand(seed: int) -> tuple[int, ...]:
     return tuple(state)
 
 
-def mersenne_twister(seed: int) -> random.Random:
-    """A :class:`random.Random` whose ``getrandbits(32)`` is ``genrand_int32()`` after
-    ``init_genrand(seed)``. Only ``getrandbits(32)`` follows the reference; the other methods
-    of :class:`random.Random` combine draws in their own way."""
-    rng = random.Random()
-    # The trailing 624 is the position in the state: "regenerate before the next draw",
-    # which is where init_genrand leaves the reference generator too.
-    rng.setstate((3, (*init_genrand(seed), STATE_WORDS), None))
-    return rng
+def mt19937(seed: int) -> np.random.MT19937:
+    """numpy's MT19937 in the state ``init_genrand(seed)`` leaves the reference's in."""
+    generator = np.random.MT19937()
+    # pos 624: "regenerate before the next draw", where init_genrand leaves it too.
+    key = np.array(init_genrand(seed), dtype=np.uint32)
+    generator.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": STATE_WORDS}}
+    return generator

@@ -53,7 +53,7 @@ class StateLines:
 
     def record(self, action: Action) -> None:
         """Note ``action``, just applied to the hand."""
-        self._betting += str(action) if action.size else action.type.value
+        self._betting += str(action)
         round_ = self._hand.round
         if round_ != self._round:
             self._betting += "/" * (round_ - self._round)

@@ -186,6 +186,7 @@ def test_apply_coerced_and_the_cached_counts_agree_with_a_fresh_look(
             ]  # fmt: skip
             assert hand.num_acting_players() == len(acting)
             assert hand.current_player in acting
+            assert hand._num_called == _num_called_by_scan(hand)
             clone = hand.copy()
             proposed = rng.choice(
                 [FOLD, CALL, RAISE, None, Action(ActionType.RAISE, rng.randint(0, 30000))]
@@ -200,3 +201,17 @@ def test_apply_coerced_and_the_cached_counts_agree_with_a_fresh_look(
             )  # fmt: skip
         with pytest.raises(IllegalActionError):
             hand.apply_coerced(CALL)
+
+
+def _num_called_by_scan(hand: HandState) -> int:
+    """The reference's numCalled, scanning the round backwards (the oracle)."""
+    called = 0
+    stack, spent = hand.game.stack, hand.spent
+    for action, p in zip(
+        reversed(hand.actions[hand.round]), reversed(hand.acting[hand.round]), strict=True
+    ):
+        if action.type is ActionType.RAISE:
+            return called + (spent[p] < stack[p])
+        if action.type is ActionType.CALL and spent[p] < stack[p]:
+            called += 1
+    return called
