@@ -166,7 +166,8 @@ def _play_half(
     path = plan.out_dir / f"{config.match_name}.log"
     reporter = Reporter(None)
     with path.open("wb") as file:
-        log = MatchLog(file)
+        # Nothing resumes an in-process match, so its log need not hit the disk every hand.
+        log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
         log.header(config.header)
         engine = MatchEngine(config, log=log, reporter=reporter, on_hand=record)
         players = [make_player(i, plan.agent_seeds[i]) for i in seats]
