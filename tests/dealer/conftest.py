@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import io
-import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
-import structlog
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.logfile import parse_header, parse_score_line
@@ -76,11 +71,3 @@ def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
     log.header(config.header)
     return MatchEngine(config, log=log)
 
-
-@pytest.fixture(autouse=True)
-def _logging_to_the_real_stderr() -> Iterator[None]:
-    """``acpcbot.cli.main`` configures structlog with the ``sys.stderr`` of the moment,
-    which inside a test is pytest's capture; point it back at the real one afterwards, so
-    later tests (the acpcbot client logs) do not write to a closed capture."""
-    yield
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(file=sys.__stderr__))
