@@ -70,4 +70,3 @@ def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
     log = MatchLog(buffer)
     log.header(config.header)
     return MatchEngine(config, log=log)
-
