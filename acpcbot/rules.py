@@ -283,7 +283,9 @@ class HandState:
 
     def _do(self, action: Action) -> None:
         game = self.game
-        p = self.current_player
+        p = self._to_act
+        if p < 0:
+            p = self.current_player
         round_ = self.round
         self.actions[round_].append(action)
         self.acting[round_].append(p)

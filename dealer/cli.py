@@ -190,6 +190,8 @@ async def _serve(
     err.flush()
     if log is not None and not (existing is not None and existing.has_header):
         log.header(config.header)
+    if existing is not None and existing.has_score:
+        log = None  # resuming a match that had finished: its log is complete already
     engine = MatchEngine(config, log=log, tlog=tlog, reporter=err)
     score = await referee_over_tcp(
         engine,
