@@ -55,6 +55,7 @@ class TcpReferee:
         self._wait_started_us = 0
         self._deadline = 0.0
         self._watchdog: asyncio.TimerHandle | None = None
+        self._plain = engine.plain
 
     async def handshake(self) -> None:
         """Read each seat's ``VERSION`` line, seat 1 first (with a timeout, unlike the C)."""
@@ -136,13 +137,16 @@ class TcpReferee:
         position = engine.hand.current_player
         acting = engine.seat_of(position)
         request_line = b""
+        button = engine.player0_seat
+        seats = len(self.seats)
         for seat, connection in enumerate(self.seats):
-            data = lines.line(engine.position_of(seat))
+            data = lines.line((seat - button) % seats)
             if seat == acting:
                 request_line = data
-            connection.queue(data + CRLF)
+            sent = data + CRLF
+            connection.queue(sent)
             if verbose:
-                reporter.sent(seat, now_us(), data + CRLF)
+                reporter.sent(seat, now_us(), sent)
         self._flush(acting)
         self._sent_us = self.last_sent_us = self._wait_started_us = now_us()
         self._request = Request(position, engine.hand, engine.deal, request_line)
@@ -189,14 +193,19 @@ class TcpReferee:
                 raise seat_error(seat, f"{{seat}} sent a bad reply (--strict): {why}")
             self.reporter.warning(kind.value)
             return
-        action = engine.take(
-            reply.action,
-            unknown=reply.unknown,
-            trailing=reply.trailing,
-            line=line.decode("latin-1") if engine.config.strict or reply.unknown else "",
-            sent_us=self._sent_us,
-            received_us=received_us,
-        )
+        if self._plain and not reply.unknown:  # no .tlog, not strict: the rules' repair
+            action, warning = engine.hand.apply_coerced(reply.action)
+            if warning is not None:
+                engine.warn(warning)
+        else:
+            action = engine.take(
+                reply.action,
+                unknown=reply.unknown,
+                trailing=reply.trailing,
+                line=line.decode("latin-1"),
+                sent_us=self._sent_us,
+                received_us=received_us,
+            )
         lines = self._lines
         assert lines is not None
         lines.record(action)

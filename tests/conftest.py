@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import structlog
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 
@@ -39,12 +36,3 @@ def limit_game() -> Game:
 @pytest.fixture(scope="session")
 def nolimit_game() -> Game:
     return bundled_game(NOLIMIT_HOLDEM)
-
-
-@pytest.fixture(autouse=True)
-def _logging_to_the_real_stderr() -> Iterator[None]:
-    """``acpcbot.cli.main`` configures structlog with the ``sys.stderr`` of the moment,
-    which inside a test is pytest's capture; point it back at the real one afterwards, so
-    that later tests (the client logs as it plays) do not write to a closed capture."""
-    yield
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(file=sys.__stderr__))
