@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from acpcbot.errors import AcpcError
 from acpcbot.matchstate import view_of
 from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
 from dealer.engine import MatchEngine
@@ -46,7 +47,25 @@ def play_in_process(
     ``SCORE`` line (also written to the log).
 
     ``after_hand`` is called after every hand (the engine has moved on to the next one).
+    A player that raises an exception ends the match with :class:`PlayerFailedError`
+    naming it and the hand (the hands before it are in the log).
     """
+    try:
+        return _play(engine, players, after_hand)
+    except AcpcError:
+        raise
+    except Exception as exc:
+        name = engine.config.names[engine.acting_seat] if not engine.match_over else "a player"
+        raise PlayerFailedError(
+            f"{name} failed in hand {engine.hand_number}: {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+class PlayerFailedError(AcpcError):
+    """An in-process player raised an exception."""
+
+
+def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallback | None) -> str:
     config = engine.config
     game = engine.game
     seats = range(game.num_players)

@@ -112,3 +112,24 @@ def test_tcp_and_inprocess_write_byte_identical_logs(
     assert main([*base, "--transport", "inprocess", "--out", str(tmp_path / "mem2")]) == 0
     for log in (tmp_path / "tcp2").glob("*.log"):
         assert log.read_bytes() == (tmp_path / "mem2" / log.name).read_bytes()
+
+
+def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> None:
+    from acpcbot.actions import Action
+    from acpcbot.game import bundled_game
+    from acpcbot.matchstate import MatchState
+    from acpcbot.player import BettingView
+    from agents.simple import AlwaysCall
+    from dealer.config import MatchConfig
+    from dealer.engine import MatchEngine
+    from dealer.inprocess import PlayerFailedError, play_in_process
+
+    class Broken(AlwaysCall):
+        def act(self, state: MatchState, betting: BettingView) -> Action:
+            if state.hand_number == 3:
+                raise ZeroDivisionError("oops")
+            return super().act(state, betting)
+
+    engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 10, 1, ("A", "B")))
+    with pytest.raises(PlayerFailedError, match=r"failed in hand 3: ZeroDivisionError: oops"):
+        play_in_process(engine, [Broken(), AlwaysCall()])
