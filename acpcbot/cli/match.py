@@ -33,7 +33,11 @@ def _seed(text: str) -> int:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agent_a", metavar="AGENT_A", help="the agent results are given for")
+    parser.add_argument(
+        "agent_a",
+        metavar="AGENT_A",
+        help="the agent results are given for: NAME or NAME:KEY=VALUE,... (e.g. plicas:dprc=off)",
+    )
     parser.add_argument("agent_b", metavar="AGENT_B", help="its opponent (see: acpcbot agents)")
     parser.add_argument("--hands", type=_positive, default=1000, help="hands per half (1000)")
     parser.add_argument("--seed", type=_seed, default=0, help="card seed, as the dealer's (0)")
@@ -67,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.player import Player
     from acpcbot.telemetry import configure_logging
-    from agents.registry import create_agent
+    from agents.registry import create_agent, player_name
     from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
     from dealer.report import duplicate_json, duplicate_text
 
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed_b if args.seed_b is not None else derived_seed(args.seed, 1),
     )
     plan = DuplicatePlan(
-        agents=names,
+        agents=(player_name(names[0]), player_name(names[1])),  # specs as log names
         hands=args.hands,
         seed=args.seed,
         agent_seeds=seeds,

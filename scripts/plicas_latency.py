@@ -1,0 +1,104 @@
+"""PLICAS's decision latency: median and p99 per decision, against a baseline in the same run.
+
+    python scripts/plicas_latency.py --hands 3000 --opponent example
+
+Plays in-process matches on acpcbot's dealer and times every decision of the measured
+agents: the ``observe`` of the state that puts the agent to act plus the ``act`` itself
+(what a client waits for). Each agent first plays a short warm-up match so numba's caches
+are loaded, then the timed one. The baseline (``plicas-static`` by default) is measured in
+the same run, so the ratio holds on a busy machine where absolute times do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from dealer.config import MatchConfig
+from dealer.engine import MatchEngine
+from dealer.inprocess import play_in_process
+
+from acpcbot.actions import Action
+from acpcbot.game import bundled_game
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, HandResult, MatchInfo, Player
+from agents.registry import create_agent
+
+
+class Timed:
+    """Forwards to an agent and records how long each decision took, by round."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.decides_instantly = inner.decides_instantly
+        self.times: list[tuple[int, float]] = []
+        self._observed = 0.0
+
+    def begin_match(self, info: MatchInfo) -> None:
+        self.inner.begin_match(info)
+
+    def observe(self, state: MatchState, betting: BettingView) -> None:
+        started = time.perf_counter()
+        self.inner.observe(state, betting)
+        self._observed = time.perf_counter() - started
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        started = time.perf_counter()
+        action = self.inner.act(state, betting)
+        self.times.append((state.round, time.perf_counter() - started + self._observed))
+        self._observed = 0.0
+        return action
+
+    def end_hand(self, result: HandResult) -> None:
+        self.inner.end_hand(result)
+
+
+def timed_match(spec: str, opponent: str, hands: int, seed: int) -> list[tuple[int, float]]:
+    game = bundled_game()
+    config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
+    agent = Timed(create_agent(spec, seed))
+    play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
+    return agent.times
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agent", default="plicas", help="the agent measured (plicas)")
+    parser.add_argument("--baseline", default="plicas-static", help="measured alongside")
+    parser.add_argument("--opponent", default="example", help="who they play (example)")
+    parser.add_argument("--hands", type=int, default=3000, help="hands timed per agent")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    results = {}
+    for spec in (args.agent, args.baseline):
+        timed_match(spec, args.opponent, 100, args.seed + 99)  # warm-up
+        results[spec] = timed_match(spec, args.opponent, args.hands, args.seed)
+    print(f"decision latency (observe + act), {args.hands} hands against {args.opponent}")
+    header = ("agent", "round", "decisions", "median ms", "p99 ms", "max ms")
+    print("{:<16} {:<8} {:>9} {:>10} {:>8} {:>8}".format(*header))
+    medians = {}
+    for spec, times in results.items():
+        for name, rounds in (("all", (0, 1, 2, 3)), ("preflop", (0,)), ("postflop", (1, 2, 3))):
+            ms = [t * 1e3 for r, t in times if r in rounds]
+            if not ms:
+                continue
+            if name == "all":
+                medians[spec] = statistics.median(ms)
+            print(
+                f"{spec:<16} {name:<8} {len(ms):>9} {statistics.median(ms):>10.3f} "
+                f"{quantile(ms, 0.99):>8.3f} {max(ms):>8.3f}"
+            )
+    agent, baseline = medians[args.agent], medians[args.baseline]
+    print(f"median ratio {args.agent} / {args.baseline}: {agent / baseline:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
