@@ -32,7 +32,7 @@ from agents.plicas.tables import PlicasTables
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-NOISE = 0.25
+NOISE = 0.5
 """Share of the opponent's actions taken regardless of its cards (bluffs, slow plays, draws
 played like made hands: the percentile is the hand's value now)."""
 FLOOR = 0.01
@@ -183,7 +183,7 @@ def likelihood(
 
     >>> place = np.array([0.05, 0.5, 0.95])
     >>> likelihood(place, (0.2, 0.5, 0.3), ActionType.RAISE).round(3).tolist()
-    [0.075, 0.075, 0.825]
+    [0.15, 0.15, 0.65]
     >>> likelihood(place, (0.0, 0.0, 1.0), ActionType.RAISE).tolist()  # always raises
     [1.0, 1.0, 1.0]
     """
