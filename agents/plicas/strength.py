@@ -24,7 +24,7 @@ from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation
 from agents.plicas.tables import PlicasTables
-from agents.plicas.weights import continuing, holding_strengths, holding_values, percentiles
+from agents.plicas.weights import board_ranking, continuing, ordered_percentiles
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -48,7 +48,7 @@ class HandReader:
         tables = self.tables
         k = class_of(*situation.hole)
         fold = profile.fold_to_bet(0, situation.opponent, situation.num_raises + 1)
-        place = percentiles(tables.combo_score, weights)
+        place = ordered_percentiles(tables.combo_order, tables.combo_score, weights)
         equity_row = tables.class_equity[k]
 
         def against(w: FloatArray) -> float:
@@ -72,11 +72,12 @@ class HandReader:
         weights = weights.copy()
         for card in board:  # a card dealt since the opponent last acted
             weights[self.tables.combos_with_card[card]] = 0.0
-        values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+        ranking = board_ranking(tuple(board))
+        values = ranking.values
         fold = profile.fold_to_bet(situation.round, situation.opponent, situation.num_raises + 1)
         called = weights
         if fold > NEGLIGIBLE_FOLD:
-            called = weights * continuing(percentiles(holding_strengths(board), weights), fold)
+            called = weights * continuing(ranking.percentiles(weights), fold)
             if called.sum() <= 0:
                 called = weights
         if situation.round == RIVER:
@@ -99,7 +100,7 @@ class HandReader:
             return int(self.tables.class_bucket[class_of(*hole)])
         if len(board) < 5:
             return bucket_of(self._equity(hole, board, None, seed))
-        values = holding_values(np.asarray(board, dtype=np.int64), COMBO_CARDS)
+        values = board_ranking(tuple(board)).values
         return bucket_of(_showdown_share(rank7(*hole, *board), values, self._uniform(hole)))
 
     def _uniform(self, hole: Sequence[Card]) -> FloatArray:

@@ -36,6 +36,8 @@ class PlicasTables:
     combo_score: IntArray
     """Preflop strength of every combo for ranking within a range: 168 for the best class
     down to 0 for the worst."""
+    combo_order: IntArray
+    """``argsort(combo_score)``."""
     combos_with_card: IntArray
     """``[card]``: the 51 combos holding that card."""
     class_bucket: IntArray
@@ -68,6 +70,7 @@ class PlicasTables:
         return PlicasTables(
             combo_class=np.asarray(COMBO_CLASS, dtype=np.int64),
             combo_score=class_score[COMBO_CLASS],
+            combo_order=np.argsort(class_score[COMBO_CLASS]),
             combos_with_card=with_card,
             class_bucket=tables.preflop_buckets(),
             class_top_share=top_share,

@@ -15,6 +15,8 @@ value with the board after it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -124,11 +126,17 @@ def holding_potentials(board: IntArray, combos: IntArray) -> FloatArray:  # prag
     return out
 
 
-@njit(cache=True)
-def percentiles(values: npt.NDArray[Any], weights: FloatArray) -> FloatArray:  # pragma: no cover
+def percentiles(values: npt.NDArray[Any], weights: FloatArray) -> FloatArray:
     """Each combo's place in the weighted range, 0 (weakest) to 1 (strongest): the weight
     below it plus half the weight tied with it, over the total."""
-    order = np.argsort(values)
+    return ordered_percentiles(np.argsort(values), values, weights)
+
+
+@njit(cache=True)
+def ordered_percentiles(
+    order: IntArray, values: npt.NDArray[Any], weights: FloatArray
+) -> FloatArray:  # pragma: no cover - numba
+    """:func:`percentiles` with ``order`` (``argsort(values)``) already known."""
     total = weights.sum()
     out = np.zeros(len(values))
     if total <= 0:
@@ -150,15 +158,36 @@ def percentiles(values: npt.NDArray[Any], weights: FloatArray) -> FloatArray:  #
     return out
 
 
-def holding_strengths(board: Sequence[Card]) -> FloatArray:
-    """Effective strength of every combo on a 3-5 card board: its hand's place among all
-    live combos now (ties half), raised by its chance to improve (draws count as the
-    strong hands they may become): ``hs + (1 - hs) * potential``. 0 for dead combos."""
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardRanking:
+    """Every combo on one board: hand values, effective strengths and their order."""
+
+    values: IntArray
+    """Hand value with the board (0: the combo uses a board card)."""
+    strengths: FloatArray
+    """Effective strength: the hand's place among all live combos now (ties half), raised
+    by its chance to improve (draws count as the strong hands they may become),
+    ``hs + (1 - hs) * potential``; 0 for dead combos."""
+    order: IntArray
+    """``argsort(strengths)``."""
+
+    def percentiles(self, weights: FloatArray) -> FloatArray:
+        """Each combo's place by strength in the range ``weights``."""
+        return ordered_percentiles(self.order, self.strengths, weights)
+
+
+@lru_cache(maxsize=32)
+def board_ranking(board: tuple[Card, ...]) -> BoardRanking:
+    """The :class:`BoardRanking` of a 3-5 card board (cached: a street's decisions share
+    it)."""
     cards = np.asarray(board, dtype=np.int64)
     values = holding_values(cards, COMBO_CARDS)
     live = (values > 0).astype(np.float64)
     hs = percentiles(values, live)
-    return (hs + (1.0 - hs) * holding_potentials(cards, COMBO_CARDS)) * live
+    strengths = (hs + (1.0 - hs) * holding_potentials(cards, COMBO_CARDS)) * live
+    for array in (values, strengths):
+        array.setflags(write=False)
+    return BoardRanking(values, strengths, np.argsort(strengths))
 
 
 def _edge(x: FloatArray, share: float) -> FloatArray:
@@ -225,11 +254,14 @@ class RangeWeights:
             self._dead.add(card)
             self.weights[self.tables.combos_with_card[card]] = 0.0
 
-    def strengths(self, board: Sequence[Card]) -> FloatArray:
-        """Combo strengths for ranking within the range on ``board`` (preflop: empty)."""
+    def percentiles(self, board: Sequence[Card]) -> FloatArray:
+        """Every combo's place in the current range by strength on ``board`` (preflop, when
+        it is empty: by the starting-hand ranking)."""
         if not board:
-            return self.tables.combo_score.astype(np.float64)
-        return holding_strengths(board)
+            return ordered_percentiles(
+                self.tables.combo_order, self.tables.combo_score, self.weights
+            )
+        return board_ranking(tuple(board)).percentiles(self.weights)
 
     def update(
         self,
@@ -240,7 +272,7 @@ class RangeWeights:
         """Re-weight by the likelihood of the opponent's ``event`` under ``profile``, shaped
         by what its showdowns revealed when ``calibration`` is given."""
         self.remove(event.board)
-        place = percentiles(self.strengths(event.board), self.weights)
+        place = self.percentiles(event.board)
         self.places.append((event, place))
         response = profile.response(event.round, event.position, event.facing, event.level)
         live = self.weights > 0
