@@ -1,7 +1,7 @@
 """Every agent by name, imported lazily so that listing them is instant.
 
 >>> sorted(AGENTS)[:3]
-['always-call', 'always-raise', 'example']
+['always-call', 'always-raise', 'dpp']
 >>> create_agent("always-call", seed=3).seed
 3
 """
@@ -52,6 +52,16 @@ AGENTS: dict[str, AgentSpec] = {
             "example",
             "agents.simple:ExamplePlayer",
             "the ACPC example player: fold 6% / call 47% / raise 47% over legal actions",
+        ),
+        AgentSpec(
+            "dpp",
+            "agents.dpp.agent:Dpp",
+            "dpp-like static ε-equilibrium: CFR+ on 169-256-256-128 E[HS²] buckets",
+        ),
+        AgentSpec(
+            "dpp-coarse",
+            "agents.dpp.agent:DppCoarse",
+            "dpp-like, weaker: the same CFR+ method on 169-4-4-4 buckets",
         ),
         AgentSpec(
             "hash",

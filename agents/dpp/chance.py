@@ -29,6 +29,7 @@ carry card removal, so the abstract game *is* Leduc), and the HULHE card abstrac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import make_card
+from acpcbot.cards import Card, make_card, rank_of, suit_of
 from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game
 from agents.dpp.tree import UnsupportedGameError
@@ -148,6 +149,36 @@ class PaddedChance:
         )
 
 
+class LeducBuckets:
+    """The buckets of :func:`leduc_chance`: the hole card, then board and hole card.
+
+    >>> from acpcbot.cards import parse_cards
+    >>> from acpcbot.game import parse_game
+    >>> buckets = LeducBuckets(parse_game(LEDUC_TEXT))
+    >>> three, four = parse_cards("3d4c")
+    >>> buckets.bucket(0, (three,), ()), buckets.bucket(1, (three,), (four,))
+    (3, 27)
+    """
+
+    def __init__(self, game: Game) -> None:
+        _check_leduc(game)
+        self.num_suits = game.num_suits
+        self.num_cards = game.num_ranks * game.num_suits
+
+    def card_index(self, card: Card) -> int:
+        return rank_of(card) * self.num_suits + suit_of(card)
+
+    def bucket(self, round_: int, hole: Sequence[Card], board: Sequence[Card]) -> int:
+        own = self.card_index(hole[0])
+        return own if round_ == 0 else self.card_index(board[0]) * self.num_cards + own
+
+
+def _check_leduc(game: Game) -> None:
+    shape = (game.num_players, game.num_rounds, game.num_hole_cards, game.num_board_cards)
+    if shape != (2, 2, 1, (0, 1)):
+        raise UnsupportedGameError("Leduc chance needs 2 players, 1 hole card, 0 then 1 board")
+
+
 def leduc_chance(game: Game) -> AbstractChance:
     """Leduc-style chance with real cards: one hole card each, one board card in round 1.
 
@@ -156,13 +187,7 @@ def leduc_chance(game: Game) -> AbstractChance:
     showdowns are ranked by :func:`acpcbot.evaluator.rank_hand` (a pair with the board wins,
     then the higher card).
     """
-    if (game.num_players, game.num_rounds, game.num_hole_cards, game.num_board_cards) != (
-        2,
-        2,
-        1,
-        (0, 1),
-    ):
-        raise UnsupportedGameError("Leduc chance needs 2 players, 1 hole card, 0 then 1 board")
+    _check_leduc(game)
     num_suits = game.num_suits
     cards = game.num_ranks * num_suits
     deck = [make_card(c // num_suits, c % num_suits) for c in range(cards)]
