@@ -29,3 +29,20 @@ class IllegalActionError(AcpcError, ValueError):
 
 class ProtocolError(AcpcError):
     """The other end of a connection broke the ACPC protocol (framing, content, EOF)."""
+
+
+class ConnectError(AcpcError):
+    """Could not connect to the dealer: refused, unreachable or timed out."""
+
+
+class ConnectionLostError(ProtocolError):
+    """The dealer closed or reset the connection in the middle of a hand or of a line."""
+
+
+class DealerTimeoutError(ProtocolError):
+    """The dealer sent nothing for longer than the client's read timeout."""
+
+
+class BadStateError(ProtocolError):
+    """The dealer sent a line that is not a valid ``MATCHSTATE`` for the game, or a state
+    that does not follow the previous one."""

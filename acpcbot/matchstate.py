@@ -84,7 +84,7 @@ def parse_betting(text: str) -> Betting:
         while pos < len(part):
             m = _ACTION_RE.match(part, pos)
             if m is None:
-                raise MatchStateError(f"bad action {part[pos]!r} in betting {text!r}")
+                raise MatchStateError(f"bad action {part[pos]!r} in betting {clip_line(text)!r}")
             if m.group(1) is not None:
                 action = canonical_action(m.group(1))
                 assert action is not None
@@ -100,7 +100,13 @@ def parse_betting(text: str) -> Betting:
     return tuple(rounds)
 
 
-def _parse_card_group(text: str, what: str) -> tuple[Card, ...]:
+def parse_card_group(text: str, what: str) -> tuple[Card, ...]:
+    """Cards written canonically and back to back (``"5sKs7s"``); ``what`` names them in
+    the error message.
+
+    >>> parse_card_group("5sKs7s", "flop")
+    (15, 47, 23)
+    """
     if not _CARD_GROUP_RE.match(text):
         raise MatchStateError(f"bad {what} {text!r}")
     return parse_cards(text)
@@ -121,14 +127,14 @@ def parse_cards_field(
     holes = []
     seen: set[Card] = set()
     for group in holes_text:
-        cards = _parse_card_group(group, "hole cards")
+        cards = parse_card_group(group, "hole cards")
         if cards and len(cards) != game.num_hole_cards:
             raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
         holes.append(cards)
         seen.update(cards)
     board: list[tuple[Card, ...]] = [()]
     for r, group in enumerate(groups[1:], start=1):
-        cards = _parse_card_group(group, "board cards")
+        cards = parse_card_group(group, "board cards")
         if len(cards) != game.num_board_cards[r]:
             raise MatchStateError(
                 f"round {r + 1} board {group!r}: need {game.num_board_cards[r]} cards"
@@ -155,27 +161,40 @@ def decode_match_state(text: str, game: Game) -> tuple[MatchState, HandState]:
     Raises :class:`MatchStateError` for anything the reference dealer could not have sent.
     """
     if not text.startswith(PREFIX):
-        raise MatchStateError(f"not a MATCHSTATE line: {_clip(text)!r}")
+        raise MatchStateError(f"not a MATCHSTATE line: {clip_line(text)!r}")
     fields = text[len(PREFIX) :].split(":")
     if len(fields) != 4:
-        raise MatchStateError(f"MATCHSTATE needs 4 fields after the prefix: {_clip(text)!r}")
+        raise MatchStateError(f"MATCHSTATE needs 4 fields after the prefix: {clip_line(text)!r}")
     position_text, hand_text, betting_text, cards = fields
     position = _parse_uint(position_text, "position", text)
     hand_number = _parse_uint(hand_text, "hand number", text)
     if position >= game.num_players:
-        raise MatchStateError(f"position {position} out of range: {_clip(text)!r}")
+        raise MatchStateError(f"position {position} out of range: {clip_line(text)!r}")
     betting = parse_betting(betting_text)
     try:
         hand = replay(game, betting, hand_number)
     except AcpcError as exc:
-        raise MatchStateError(f"illegal betting in {_clip(text)!r}: {exc}") from None
+        raise MatchStateError(f"illegal betting in {clip_line(text)!r}: {exc}") from None
     hole_cards, board = parse_cards_field(cards, game, len(betting))
-    if not hole_cards[position]:
-        raise MatchStateError(f"the viewer's own hole cards are missing: {_clip(text)!r}")
-    if not hand.finished and any(h for p, h in enumerate(hole_cards) if p != position):
-        raise MatchStateError(f"opponent cards shown before the hand ended: {_clip(text)!r}")
+    check_hole_cards_view(hole_cards, position, hand.finished, text)
     state = MatchState(position, hand_number, betting, hole_cards, board)
     return state, hand
+
+
+def check_hole_cards_view(
+    hole_cards: tuple[tuple[Card, ...], ...], position: int, finished: bool, text: str
+) -> None:
+    """Check what a viewer may see: always its own hole cards, others' only once the hand
+    is over. ``text`` is the line, for the error message.
+
+    >>> check_hole_cards_view(((), (1, 2)), 0, False, "MATCHSTATE:0:0::|2c2d")
+    Traceback (most recent call last):
+    acpcbot.errors.MatchStateError: the viewer's own hole cards are missing: 'MATCHSTATE:0:0::|2c2d'
+    """
+    if not hole_cards[position]:
+        raise MatchStateError(f"the viewer's own hole cards are missing: {clip_line(text)!r}")
+    if not finished and any(h for p, h in enumerate(hole_cards) if p != position):
+        raise MatchStateError(f"opponent cards shown before the hand ended: {clip_line(text)!r}")
 
 
 def parse_match_state(text: str, game: Game) -> MatchState:
@@ -211,9 +230,14 @@ def view_of(hand: HandState, deal: Deal, position: int) -> MatchState:
 
 def _parse_uint(text: str, what: str, line: str) -> int:
     if not text.isascii() or not text.isdigit() or text != str(int(text)):
-        raise MatchStateError(f"bad {what} {text!r} in {_clip(line)!r}")
+        raise MatchStateError(f"bad {what} {text!r} in {clip_line(line)!r}")
     return int(text)
 
 
-def _clip(text: str, limit: int = 120) -> str:
+def clip_line(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters for an error message.
+
+    >>> clip_line("MATCHSTATE:" + "x" * 200, 15)
+    'MATCHSTATE:xxxx...'
+    """
     return text if len(text) <= limit else text[:limit] + "..."

@@ -90,9 +90,10 @@ class HandResult:
 class Player(Protocol):
     """Anything that can play a match."""
 
-    decides_instantly: bool
-    """True when ``act`` is O(1) and never blocks: the client may call it inline instead
-    of on a worker thread under the time budget."""
+    @property
+    def decides_instantly(self) -> bool:
+        """True when ``act`` is O(1) and never blocks: the client may call it inline instead
+        of on a worker thread under the time budget."""
 
     def begin_match(self, info: MatchInfo) -> None: ...
 

@@ -1,0 +1,129 @@
+"""Play one match against an ACPC dealer (protocol 2.0.0): the University of Alberta
+reference server or any compatible one.
+
+Connects to HOST:PORT (the port the dealer printed for your seat), plays the agent until the
+dealer ends the match, and prints a summary: hands, chips won, mbb/g, decisions. The exit
+status is 0 when the match ended cleanly between hands and 1, with a one-line message, when
+the dealer or the connection failed (bad state, closed mid-hand, silent past
+--read-timeout, ...). An agent that is late (--budget-ms), fails or picks an illegal action
+never breaks the connection: the client checks or calls instead and logs a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "play a match against an ACPC dealer at HOST PORT"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    from acpcbot.client.defaults import (
+        DEFAULT_BUDGET_MS,
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_READ_TIMEOUT,
+    )
+    from acpcbot.game import LIMIT_HOLDEM
+
+    parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
+    parser.add_argument("port", metavar="PORT", type=_port, help="the dealer's port for this seat")
+    parser.add_argument(
+        "--agent", required=True, metavar="NAME", help="the agent to play (see: acpcbot agents)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the agent's random choices (default: 0)"
+    )
+    parser.add_argument(
+        "--game",
+        default=LIMIT_HOLDEM,
+        metavar="FILE",
+        help=f"a .game file, or the name of a bundled game (default: {LIMIT_HOLDEM})",
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=_non_negative,
+        default=DEFAULT_BUDGET_MS,
+        metavar="N",
+        help="time per decision before the client checks/calls for a slow agent; 0 means "
+        f"no limit (default: {DEFAULT_BUDGET_MS:g}, well inside the reference's 7 s per "
+        "hand; agents that decide instantly are not timed)",
+    )
+    parser.add_argument(
+        "--read-timeout",
+        type=_non_negative,
+        default=DEFAULT_READ_TIMEOUT,
+        metavar="S",
+        help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
+        f"(default: {DEFAULT_READ_TIMEOUT:g}, longer than the reference's 600 s per action)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=_positive,
+        default=DEFAULT_CONNECT_TIMEOUT,
+        metavar="S",
+        help=f"seconds to wait for the connection (default: {DEFAULT_CONNECT_TIMEOUT:g})",
+    )
+    parser.add_argument("--name", help="the player's name, passed to the agent")
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as one JSON object on stdout"
+    )
+    parser.add_argument(
+        "--uvloop",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="use uvloop (default: when installed, from the 'fast' extra)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+
+    from acpcbot.client import play_match
+    from acpcbot.client.runner import run as run_async
+    from acpcbot.game import load_game
+    from agents.registry import create_agent
+
+    game = load_game(args.game)
+    agent = create_agent(args.agent, seed=args.seed)
+    summary = run_async(
+        play_match(
+            args.host,
+            args.port,
+            agent,
+            game=game,
+            budget_ms=args.budget_ms or None,
+            connect_timeout=args.connect_timeout,
+            read_timeout=args.read_timeout or None,
+            name=args.name,
+        ),
+        uvloop=args.uvloop,
+    )
+    if args.json:
+        print(json.dumps(dataclasses.asdict(summary)))
+    else:
+        print(f"{args.agent}: {summary}")
+    return 0
+
+
+def _port(text: str) -> int:
+    port = int(text) if text.isdigit() else -1
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
+    return port
+
+
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value

@@ -1,0 +1,180 @@
+"""Turning a player's decision into an action that is always legal and always on time.
+
+:class:`InlineDecider` calls a player that ``decides_instantly`` directly (no thread hop:
+the hot path of long local matches). :class:`ThreadedDecider` runs every call on the
+player's own worker thread and bounds each decision by the time budget. Either way the
+action sent is legal: an agent that fails, returns an illegal action or runs out of time
+is logged, and the client checks or calls instead (calling is legal whenever it is one's
+turn). A late decision is discarded when it arrives; it is never sent.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import time
+
+from acpcbot.actions import CALL, Action
+from acpcbot.matchstate import MatchState
+from acpcbot.player import HandResult, Player
+from acpcbot.rules import HandState
+from acpcbot.telemetry import get_logger
+
+FALLBACK = CALL
+"""Check or call: legal on every turn."""
+
+log = get_logger("client")
+
+
+class Decider(abc.ABC):
+    """Feeds a player the states of a match and gets its legal, timely actions."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.decisions = 0
+        self.fallbacks = 0
+
+    @abc.abstractmethod
+    def observe(self, state: MatchState, hand: HandState) -> None:
+        """A state where the player does not act (the hand may be over)."""
+
+    @abc.abstractmethod
+    async def decide(self, state: MatchState, hand: HandState) -> Action:
+        """Observe a state where the player acts and return the action to send."""
+
+    @abc.abstractmethod
+    def end_hand(self, result: HandResult) -> None:
+        """Tell the player a hand is over."""
+
+    async def finish(self) -> None:  # noqa: B027 - nothing to wait for by default
+        """Wait (within reason) for the player's pending calls; release resources."""
+
+    def close(self) -> None:  # noqa: B027 - nothing to release by default
+        """Release resources at once (after an error)."""
+
+    def _legal(self, action: object, state: MatchState, hand: HandState) -> Action:
+        """``action`` if the rules allow it here, else the fallback (logged)."""
+        if isinstance(action, Action):
+            why = hand.illegality(action)
+            if why is None:
+                self.decisions += 1
+                return action
+        else:
+            why = f"not an Action: {action!r}"
+        return self._fall_back(state, "illegal_action_replaced", action=str(action), reason=why)
+
+    def _failed(self, state: MatchState, exc: BaseException) -> Action:
+        return self._fall_back(state, "agent_failed", level="error", exc_info=exc)
+
+    def _fall_back(
+        self, state: MatchState, event: str, level: str = "warning", **details: object
+    ) -> Action:
+        """Count and log a decision the client makes for the player."""
+        self.decisions += 1
+        self.fallbacks += 1
+        getattr(log, level)(
+            event,
+            hand=state.hand_number,
+            betting=state.betting_text(),
+            sent=str(FALLBACK),
+            **details,
+        )
+        return FALLBACK
+
+
+class InlineDecider(Decider):
+    """Calls the player directly, on the event loop (for players that decide instantly)."""
+
+    def observe(self, state: MatchState, hand: HandState) -> None:
+        try:
+            self.player.observe(state, hand)
+        except Exception as exc:
+            log.error("agent_failed", call="observe", hand=state.hand_number, exc_info=exc)
+
+    async def decide(self, state: MatchState, hand: HandState) -> Action:
+        try:
+            self.player.observe(state, hand)
+            action = self.player.act(state, hand)
+        except Exception as exc:
+            return self._failed(state, exc)
+        return self._legal(action, state, hand)
+
+    def end_hand(self, result: HandResult) -> None:
+        try:
+            self.player.end_hand(result)
+        except Exception as exc:
+            log.error("agent_failed", call="end_hand", hand=result.state.hand_number, exc_info=exc)
+
+
+class ThreadedDecider(Decider):
+    """Runs the player on its worker thread; each decision gets ``budget_s`` seconds
+    (``None``: unbounded). The player is given copies of the betting state, since the
+    client moves on while a late decision is still running."""
+
+    def __init__(self, player: Player, budget_s: float | None) -> None:
+        from acpcbot.client.worker import PlayerWorker
+
+        super().__init__(player)
+        self.budget_s = budget_s
+        self._worker = PlayerWorker(type(player).__name__)
+
+    def observe(self, state: MatchState, hand: HandState) -> None:
+        self._worker.post(self.player.observe, state, hand.copy())
+
+    async def decide(self, state: MatchState, hand: HandState) -> Action:
+        started = time.perf_counter()
+        job = self._worker.submit(self._observe_and_act, state, hand.copy())
+        try:
+            async with asyncio.timeout(self.budget_s):
+                # wait() leaves the job running when the budget cancels the wait.
+                await asyncio.wait((job,))
+        except TimeoutError:
+            job.add_done_callback(
+                lambda done: _log_late(done, state, time.perf_counter() - started)
+            )
+            return self._fall_back(
+                state, "decision_over_budget", budget_ms=round(1000 * (self.budget_s or 0))
+            )
+        exc = job.exception()
+        if exc is not None:
+            return self._failed(state, exc)
+        return self._legal(job.result(), state, hand)
+
+    def _observe_and_act(self, state: MatchState, hand: HandState) -> Action:
+        self.player.observe(state, hand)
+        return self.player.act(state, hand)
+
+    def end_hand(self, result: HandResult) -> None:
+        self._worker.post(self.player.end_hand, result)
+
+    async def finish(self) -> None:
+        """Let the player see the last hand's end; a player still busy past the budget
+        (or 10 s without one) is left behind, with a warning."""
+        grace = 10.0 if self.budget_s is None else max(1.0, 2 * self.budget_s)
+        try:
+            async with asyncio.timeout(grace):
+                await self._worker.drain()
+        except TimeoutError:
+            log.warning("agent_still_busy_at_match_end", waited_s=grace)
+        self._worker.close()
+
+    def close(self) -> None:
+        self._worker.close()
+
+
+def _log_late(job: asyncio.Future[Action], state: MatchState, elapsed_s: float) -> None:
+    outcome = "failed" if job.cancelled() or job.exception() else str(job.result())
+    log.info(
+        "late_decision_discarded",
+        hand=state.hand_number,
+        betting=state.betting_text(),
+        action=outcome,
+        after_ms=round(1000 * elapsed_s),
+    )
+
+
+def make_decider(player: Player, budget_ms: float | None) -> Decider:
+    """The decider for ``player``: inline when it decides instantly, else threaded."""
+    if getattr(player, "decides_instantly", False):
+        return InlineDecider(player)
+    return ThreadedDecider(player, None if budget_ms is None else budget_ms / 1000)

@@ -1,0 +1,13 @@
+"""The client's protocol constant and default limits (no imports, so that the command line
+can show them in ``--help`` without loading the client)."""
+
+VERSION_LINE = b"VERSION:2.0.0\r\n"
+"""The first line a player sends."""
+DEFAULT_CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for the TCP connection."""
+DEFAULT_READ_TIMEOUT = 900.0
+"""Seconds without a byte from the dealer before giving up. The reference dealer waits up
+to 600 s (``--t_response``) for the other player's every action, so this must be longer."""
+DEFAULT_BUDGET_MS = 1000.0
+"""The command line's time per decision: five or so decisions a hand stay well inside the
+reference dealer's 7 s per hand on average (``--t_per_hand``)."""

@@ -1,0 +1,163 @@
+"""Playing one match against an ACPC dealer: :func:`play_match`.
+
+The loop reads each state, decodes it incrementally (:class:`HandTracker`), shows it to the
+player, answers ``<state as received>:<action>\\r\\n`` on the player's turns, and at the end
+of every hand reports the result. The dealer ending the connection between hands ends the
+match; ending it anywhere else is an error.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from acpcbot.client.connection import DealerConnection, connect
+from acpcbot.client.decider import Decider, make_decider
+from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, VERSION_LINE
+from acpcbot.client.tracker import HandTracker, final_values
+from acpcbot.errors import BadStateError, ConnectionLostError, MatchStateError
+from acpcbot.game import Game
+from acpcbot.matchstate import clip_line
+from acpcbot.player import HandResult, MatchInfo, Player
+from acpcbot.telemetry import get_logger
+
+log = get_logger("client")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """What a finished match came to, from the player's side."""
+
+    hands: int
+    chips: float
+    """Chips won (negative: lost) over all hands."""
+    mbb_per_game: float
+    """Milli-big-blinds won per hand: ``1000 * chips / big blind / hands``."""
+    decisions: int
+    """Actions sent."""
+    fallback_decisions: int
+    """Actions sent as a check/call because the player was late, failed or was illegal."""
+    elapsed_s: float
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def __str__(self) -> str:
+        """One line for people.
+
+        >>> print(MatchSummary(1000, 1250.0, 125.0, 4710, 0, 0.5))
+        1000 hands, +1250 chips, +125.00 mbb/g, 4710 decisions (0 fallback), 0.50 s
+        """
+        return (
+            f"{self.hands} hands, {self.chips:+g} chips, {self.mbb_per_game:+.2f} mbb/g, "
+            f"{self.decisions} decisions ({self.fallback_decisions} fallback), "
+            f"{self.elapsed_s:.2f} s"
+        )
+
+
+def mbb_per_game(chips: float, hands: int, game: Game) -> float:
+    """Milli-big-blinds per hand (0 when no hand was played).
+
+    >>> from acpcbot.game import bundled_game
+    >>> mbb_per_game(-75.0, 10, bundled_game())  # folding every hand loses 750 mbb/g
+    -750.0
+    """
+    return 1000.0 * chips / game.big_blind / hands if hands else 0.0
+
+
+async def play_match(
+    host: str,
+    port: int,
+    player: Player,
+    *,
+    game: Game,
+    budget_ms: float | None = None,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    read_timeout: float | None = DEFAULT_READ_TIMEOUT,
+    name: str | None = None,
+) -> MatchSummary:
+    """Connect to the dealer at ``host:port`` and play ``player`` until the dealer ends
+    the match between two hands.
+
+    ``budget_ms`` bounds each decision of a player that does not decide instantly (``None``:
+    unbounded); on overrun the client checks or calls. A player that decides instantly is
+    called inline with the client's own betting state, valid during the call only (copy it
+    to keep it); other players get copies on their worker thread. ``read_timeout`` bounds
+    each wait for the dealer (``None``: unbounded). Raises
+    :class:`~acpcbot.errors.AcpcError` subclasses for every way the dealer or the
+    connection can fail.
+    """
+    player.begin_match(MatchInfo(game=game, seat=None, name=name))
+    decider = make_decider(player, budget_ms)
+    started = time.perf_counter()
+    try:
+        async with connect(
+            host, port, connect_timeout=connect_timeout, read_timeout=read_timeout
+        ) as dealer:
+            log.info("connected", dealer=f"{host}:{port}")
+            await dealer.send(VERSION_LINE)
+            hands, chips = await _play(dealer, HandTracker(game), decider)
+        await decider.finish()
+    finally:
+        decider.close()
+    summary = MatchSummary(
+        hands=hands,
+        chips=chips,
+        mbb_per_game=mbb_per_game(chips, hands, game),
+        decisions=decider.decisions,
+        fallback_decisions=decider.fallbacks,
+        elapsed_s=time.perf_counter() - started,
+    )
+    if hands == 0:
+        log.warning("no_hands_played", dealer=f"{host}:{port}")
+    log.info("match_over", **_fields(summary))
+    return summary
+
+
+async def _play(
+    dealer: DealerConnection, tracker: HandTracker, decider: Decider
+) -> tuple[int, float]:
+    """The per-line loop; returns (hands, chips). Kept lean: it runs ~10 times per hand."""
+    hands = 0
+    chips = 0.0
+    advance = tracker.advance
+    observe = decider.observe
+    async for line in dealer:
+        text = line.decode("latin-1")
+        try:
+            state, hand = advance(text)
+            if hand.finished:
+                observe(state, hand)
+                result = HandResult(state, final_values(state, hand))
+                decider.end_hand(result)
+                hands += 1
+                chips += result.value
+            elif hand.current_player == state.position:
+                action = await decider.decide(state, hand)
+                await dealer.send(b"%s:%s\r\n" % (line, str(action).encode("ascii")))
+            else:
+                observe(state, hand)
+        except MatchStateError as exc:
+            shown = clip_line(text)
+            what = "a bad state" if shown in str(exc) else f"a bad state {shown!r}"
+            raise BadStateError(f"{dealer.peer} sent {what}: {exc}") from None
+    if tracker.in_hand:
+        current = tracker.state
+        assert current is not None
+        raise ConnectionLostError(
+            f"{dealer.peer} closed the connection in the middle of hand "
+            f"{current.hand_number} (last state {str(current)!r})"
+        )
+    return hands, chips
+
+
+def _fields(summary: MatchSummary) -> dict[str, float]:
+    return {
+        "hands": summary.hands,
+        "chips": summary.chips,
+        "mbb_per_game": round(summary.mbb_per_game, 3),
+        "decisions": summary.decisions,
+        "fallback_decisions": summary.fallback_decisions,
+        "elapsed_s": round(summary.elapsed_s, 3),
+    }

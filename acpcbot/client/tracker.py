@@ -1,0 +1,244 @@
+"""Incremental decoding of the states a dealer sends (pure: no I/O).
+
+Within a hand every ``MATCHSTATE`` extends the previous one: the same position and hand
+number, the betting with one or more actions appended, the cards with a new board group or
+the opponent's hand revealed. :class:`HandTracker` exploits that: it applies only the new
+actions to the hand's :class:`~acpcbot.rules.HandState` and re-parses the cards only when
+they change, instead of parsing and replaying every line from scratch. It accepts exactly
+the lines :func:`~acpcbot.matchstate.decode_match_state` accepts, and more strictly also
+requires that each state follows the previous one. Whenever the quick path does not apply,
+the full decoder runs, so error messages are the decoder's.
+
+>>> from acpcbot.game import bundled_game
+>>> tracker = HandTracker(bundled_game())
+>>> state, hand = tracker.advance("MATCHSTATE:0:0::7d3d|")
+>>> hand.current_player
+1
+>>> state, hand = tracker.advance("MATCHSTATE:0:0:rc/:7d3d|/5sKs7s")
+>>> state.round, hand.spent, tracker.in_hand
+(1, [20, 20], True)
+>>> state, hand = tracker.advance("MATCHSTATE:0:0:rc/rf:7d3d|/5sKs7s")
+>>> final_values(state, hand), tracker.in_hand
+((20.0, -20.0), False)
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from acpcbot.actions import CALL, FOLD, RAISE, Action
+from acpcbot.cards import Card
+from acpcbot.errors import IllegalActionError, MatchStateError
+from acpcbot.evaluator import rank_hand
+from acpcbot.game import Game
+from acpcbot.matchstate import (
+    PREFIX,
+    MatchState,
+    check_hole_cards_view,
+    clip_line,
+    decode_match_state,
+    parse_betting,
+    parse_card_group,
+    parse_cards_field,
+)
+from acpcbot.rules import HandState
+
+_LIMIT_ACTIONS = {"f": FOLD, "c": CALL, "r": RAISE}
+
+
+class HandTracker:
+    """Follows the states of one connection, hand after hand.
+
+    After it raises :class:`~acpcbot.errors.MatchStateError` the tracker is in an undefined
+    state and must not be used again (the connection is over anyway).
+    """
+
+    __slots__ = ("_betting_text", "_cards_text", "_game", "_hand", "_head", "_state")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._state: MatchState | None = None
+        self._hand: HandState | None = None
+        self._head = ""
+        """``MATCHSTATE:<position>:<hand>:`` of the current hand."""
+        self._betting_text = ""
+        self._cards_text = ""
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand has started and its final state has not arrived yet."""
+        return self._hand is not None and not self._hand.finished
+
+    @property
+    def state(self) -> MatchState | None:
+        """The last state accepted."""
+        return self._state
+
+    def advance(self, text: str) -> tuple[MatchState, HandState]:
+        """Decode the next line from the dealer (without its line end).
+
+        The returned :class:`HandState` is the tracker's own and changes with the next
+        line: copy it to keep it.
+        """
+        hand = self._hand
+        if hand is not None and not hand.finished and text.startswith(self._head):
+            extended = self._extend(text, hand)
+            if extended is not None:
+                return extended
+            self._reject(text)
+        return self._start(text)
+
+    def _start(self, text: str) -> tuple[MatchState, HandState]:
+        state, hand = decode_match_state(text, self._game)
+        previous = self._state
+        if previous is not None:
+            if self.in_hand:
+                self._reject(text)
+            if state.hand_number <= previous.hand_number:
+                raise MatchStateError(
+                    f"hand {state.hand_number} comes after hand {previous.hand_number}: {text!r}"
+                )
+        self._state, self._hand = state, hand
+        self._head = f"{PREFIX}{state.position}:{state.hand_number}:"
+        _, _, _, self._betting_text, self._cards_text = text.split(":")
+        return state, hand
+
+    def _reject(self, text: str) -> NoReturn:
+        """Raise the decoder's error for ``text``, or say that it does not follow."""
+        decode_match_state(text, self._game)
+        previous = self._state
+        assert previous is not None
+        raise MatchStateError(
+            f"{clip_line(text)!r} does not follow the previous state {str(previous)!r}"
+        )
+
+    def _extend(self, text: str, hand: HandState) -> tuple[MatchState, HandState] | None:
+        """Apply the actions ``text`` adds to the current hand; ``None`` if it is not an
+        extension that the full decoder would accept."""
+        rest = text[len(self._head) :]
+        betting_text, sep, cards_text = rest.partition(":")
+        previous_betting = self._betting_text
+        if (
+            not sep
+            or ":" in cards_text
+            or len(betting_text) <= len(previous_betting)
+            or not betting_text.startswith(previous_betting)
+        ):
+            return None
+        groups = self._new_actions(betting_text[len(previous_betting) :])
+        if groups is None:
+            return None
+        previous = self._state
+        assert previous is not None
+        text_round = previous.round
+        try:
+            for i, actions in enumerate(groups):
+                if i:
+                    text_round += 1
+                for action in actions:
+                    if hand.round != text_round:
+                        return None
+                    hand.apply(action)
+        except IllegalActionError:
+            return None
+        if hand.round != text_round:
+            return None
+
+        cards = self._cards(cards_text, text_round, hand.finished, text)
+        if cards is None:
+            return None
+        hole_cards, board = cards
+        old = previous.betting
+        betting = (*old[:-1], old[-1] + groups[0], *groups[1:])
+        state = MatchState(previous.position, previous.hand_number, betting, hole_cards, board)
+        self._state = state
+        self._betting_text = betting_text
+        return state, hand
+
+    def _cards(
+        self, cards_text: str, text_round: int, finished: bool, text: str
+    ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]] | None:
+        """Hole cards and board of an extension, or ``None`` if they are not valid or do not
+        extend the previous ones. Usually the text is unchanged or adds board cards."""
+        previous = self._state
+        assert previous is not None
+        known = self._cards_text
+        if cards_text == known and text_round == previous.round:
+            return previous.hole_cards, previous.board
+        if cards_text.startswith(known) and cards_text[len(known) : len(known) + 1] == "/":
+            groups = cards_text[len(known) + 1 :].split("/")
+            if len(groups) != text_round - previous.round:
+                return None
+            board = list(previous.board)
+            seen = {*previous.board_cards, *previous.own_cards}
+            for round_, group in enumerate(groups, start=previous.round + 1):
+                try:
+                    cards = parse_card_group(group, "board cards")
+                except MatchStateError:
+                    return None
+                if len(cards) != self._game.num_board_cards[round_] or not seen.isdisjoint(cards):
+                    return None
+                seen.update(cards)
+                board.append(cards)
+            self._cards_text = cards_text
+            return previous.hole_cards, tuple(board)
+        try:
+            hole_cards, board_groups = parse_cards_field(cards_text, self._game, text_round + 1)
+            check_hole_cards_view(hole_cards, previous.position, finished, text)
+        except MatchStateError:
+            return None
+        if (
+            hole_cards[previous.position] != previous.own_cards
+            or board_groups[: len(previous.board)] != previous.board
+        ):
+            return None
+        self._cards_text = cards_text
+        return hole_cards, board_groups
+
+    def _new_actions(self, suffix: str) -> tuple[tuple[Action, ...], ...] | None:
+        """The actions of a betting suffix grouped by round (the first group continues the
+        previous round), or ``None`` if the suffix does not parse."""
+        if self._game.is_limit:
+            if len(suffix) == 1:  # the usual case: one more action
+                action = _LIMIT_ACTIONS.get(suffix)
+                return None if action is None else ((action,),)
+            groups: list[tuple[Action, ...]] = []
+            current: list[Action] = []
+            for char in suffix:
+                if char == "/":
+                    groups.append(tuple(current))
+                    current = []
+                    continue
+                action = _LIMIT_ACTIONS.get(char)
+                if action is None:
+                    return None
+                current.append(action)
+            groups.append(tuple(current))
+            return tuple(groups)
+        if suffix[0].isdigit():  # it would change the size of the previous raise
+            return None
+        try:
+            return parse_betting(suffix)
+        except MatchStateError:
+            return None
+
+
+def final_values(state: MatchState, hand: HandState) -> tuple[float, ...]:
+    """Chips won by each position in a finished hand; a showdown ranks the shown hands.
+
+    Raises :class:`MatchStateError` for a showdown that does not show the hands needed.
+    """
+    if not hand.is_showdown:
+        return hand.values()
+    board = state.board_cards
+    ranks = []
+    for position, cards in enumerate(state.hole_cards):
+        if hand.folded[position]:
+            ranks.append(-1)
+        elif not cards:
+            raise MatchStateError(
+                f"showdown without the hole cards of position {position}: {str(state)!r}"
+            )
+        else:
+            ranks.append(rank_hand(cards + board))
+    return hand.values(ranks)
