@@ -1,24 +1,37 @@
-"""Hand ranking: a straightforward, obviously-correct evaluator for 5 to 7 cards.
+"""Hand ranking: the value every showdown is decided by.
 
-:func:`rank_hand` returns an ``int`` where higher wins and equal means a tie;
-``rank >> 20`` is the :class:`Category`. This is the reference implementation; the numba
-engine (``acpcbot.engine``) is checked against it and used on hot paths.
+:func:`rank_hand` returns an ``int`` where higher wins and equal means a tie. For 5 to 7
+cards (hold'em) it is the hand's equivalence class from 1 (7-5-4-3-2 of mixed suits) to 7462
+(a royal flush), found by the table-driven engine (:mod:`acpcbot.engine.evaluator`, loaded
+on the first call), and :func:`category_of` names its :class:`Category`. Hands of other
+sizes (games such as Leduc hold'em) are ranked by :func:`rank_hand_reference`; those values
+compare with hands of the same size only. :func:`rank_hand_reference` is the
+straightforward, obviously-correct evaluator the engine is tested against; its values order
+hands the same way but are packed differently (``value >> CATEGORY_SHIFT`` is the category).
 
 >>> from acpcbot.cards import parse_cards
->>> Category(rank_hand(parse_cards("AsKsQsJsTs2c3d")) >> 20).name
+>>> category_of(rank_hand(parse_cards("AsKsQsJsTs2c3d"))).name
 'STRAIGHT_FLUSH'
 >>> rank_hand(parse_cards("AhAd2c3c4d9s8s")) > rank_hand(parse_cards("KhKd2c3c4d9s8s"))
 True
+>>> rank_hand(parse_cards("2c2d")) > rank_hand(parse_cards("AcKc"))  # two-card hands
+True
+>>> Category(rank_hand_reference(parse_cards("2c2d2h3c3d")) >> CATEGORY_SHIFT).name
+'FULL_HOUSE'
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from acpcbot.cards import Card
+from acpcbot.cards import NUM_CARDS, Card
+from acpcbot.errors import CardError
 
 CATEGORY_SHIFT = 20
+NUM_VALUES = 7462
+"""Distinct values of five-card hands; the best hand is worth exactly this."""
 
 
 class Category(enum.IntEnum):
@@ -33,6 +46,46 @@ class Category(enum.IntEnum):
     FULL_HOUSE = 6
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
+
+
+CATEGORY_SIZES = (1277, 2860, 858, 858, 10, 1277, 156, 156, 10)
+"""How many values each category holds, weakest first (they sum to :data:`NUM_VALUES`)."""
+
+CATEGORY_FIRST_VALUE = (1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453)
+"""The lowest value of each category."""
+
+
+def category_of(value: int) -> Category:
+    """The category of a value returned by :func:`rank_hand`.
+
+    >>> category_of(1).name, category_of(7462).name
+    ('HIGH_CARD', 'STRAIGHT_FLUSH')
+    """
+    if not 1 <= value <= NUM_VALUES:
+        raise ValueError(f"not a hand value: {value}")
+    return Category(bisect.bisect_right(CATEGORY_FIRST_VALUE, value) - 1)
+
+
+_engine_rank: Callable[[Sequence[Card]], int] | None = None
+
+
+def rank_hand(cards: Sequence[Card]) -> int:
+    """Value of the best five-card hand among ``cards`` (distinct); higher wins.
+
+    Raises :class:`CardError` for no cards, a repeated card or a code outside 0..51.
+    """
+    global _engine_rank  # noqa: PLW0603 - the engine is loaded on first use only
+    if len(cards) == 0 or len(set(cards)) != len(cards):
+        raise CardError(f"a hand needs distinct cards, not {list(cards)}")
+    if min(cards) < 0 or max(cards) >= NUM_CARDS:
+        raise CardError(f"card code out of range in {list(cards)}")
+    if not 5 <= len(cards) <= 7:
+        return rank_hand_reference(cards)
+    if _engine_rank is None:
+        from acpcbot.engine.evaluator import rank_hand as engine_rank
+
+        _engine_rank = engine_rank
+    return _engine_rank(cards)
 
 
 def _pack(category: Category, ranks: Sequence[int]) -> int:
@@ -53,8 +106,8 @@ def _straight_top(rank_mask: int) -> int:
     return -1
 
 
-def rank_hand(cards: Sequence[Card]) -> int:
-    """Rank of the best five-card hand among ``cards`` (5 to 7 cards); higher wins."""
+def rank_hand_reference(cards: Sequence[Card]) -> int:
+    """Packed rank of the best five-card hand among ``cards`` (any number); higher wins."""
     counts = [0] * 13
     suit_masks = [0, 0, 0, 0]
     for card in cards:
@@ -96,8 +149,3 @@ def rank_hand(cards: Sequence[Card]) -> int:
     if pairs:
         return _pack(Category.ONE_PAIR, [pairs[0], *sorted(singles, reverse=True)[:3]])
     return _pack(Category.HIGH_CARD, sorted(singles, reverse=True)[:5])
-
-
-def category_of(rank: int) -> Category:
-    """The category of a rank returned by :func:`rank_hand`."""
-    return Category(rank >> CATEGORY_SHIFT)

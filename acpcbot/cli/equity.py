@@ -1,0 +1,87 @@
+"""Showdown equity of two or more hands, exact when enumerating every board is cheap.
+
+Each HAND is two cards such as AhKh, or "random" for a hand drawn uniformly from the unseen
+cards. Known hands are enumerated over every board that completes --board; with one random
+hand every combo it may hold is enumerated too, when that is at most --max-exact showdowns
+(on the flop and later). Otherwise the equity is estimated from --trials seeded Monte Carlo
+deals. Equity is each hand's expected share of the pot, ties split.
+
+examples:
+  acpcbot equity AsAc KdKh                 exact: 81.26% / 18.74%
+  acpcbot equity AhKh random --trials 1000000 --seed 7
+  acpcbot equity AhKh QsQd --board Qh7h2c --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "equity of two or more hands (exact or Monte Carlo)"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("hands", nargs="+", metavar="HAND", help='two cards, or "random"')
+    parser.add_argument("--board", default="", help="0 to 5 board cards, e.g. Qh7h2c")
+    parser.add_argument(
+        "--trials", type=int, default=100_000, help="Monte Carlo deals (default: 100000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default: 0)")
+    parser.add_argument(
+        "--max-exact",
+        type=int,
+        default=5_000_000,
+        help="enumerate when at most this many showdowns (default: 5000000)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from acpcbot.cards import cards_text, parse_cards
+    from acpcbot.errors import CardError
+
+    hands = []
+    for text in args.hands:
+        hand = None if text.lower() == "random" else parse_cards(text)
+        if hand is not None and len(hand) != 2:
+            raise CardError(f"a hand is two cards or 'random', not {text!r}")
+        hands.append(hand)
+    board = parse_cards(args.board)
+    if len(hands) < 2:
+        raise CardError("give at least two hands")
+    if args.trials < 1:
+        raise CardError("--trials must be positive")
+
+    from acpcbot.engine.equity import equity
+
+    try:
+        result = equity(hands, board, trials=args.trials, seed=args.seed, max_exact=args.max_exact)
+    except ValueError as exc:
+        print(f"acpcbot: error: {exc}", file=sys.stderr)
+        return 1
+    names = ["random" if h is None else cards_text(h) for h in hands]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "hands": names,
+                    "board": cards_text(board),
+                    "equity": list(result.equity),
+                    "exact": result.exact,
+                    "trials": result.trials,
+                }
+            )
+        )
+        return 0
+    width = max(len(n) for n in names)
+    for name, share in zip(names, result.equity, strict=True):
+        print(f"{name:<{width}}  {100 * share:6.2f}%")
+    how = (
+        f"exact over {result.trials:,} showdowns"
+        if result.exact
+        else f"Monte Carlo, {result.trials:,} deals, seed {args.seed}"
+    )
+    print(f"board {cards_text(board) or '(none)'}: {how}")
+    return 0

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from acpcbot.cli import main
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["equity", *argv, "--json"]) == 0
+    result: dict[str, object] = json.loads(capsys.readouterr().out)
+    return result
+
+
+def test_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _json(capsys, "AsAc", "kdkh")
+    assert list(result) == ["hands", "board", "equity", "exact", "trials"]
+    assert result["hands"] == ["AsAc", "KdKh"] and result["board"] == ""
+    assert result["exact"] is True and result["trials"] == 1_712_304
+    equity = result["equity"]
+    assert isinstance(equity, list) and round(100 * equity[0], 2) == 81.26
+
+
+def test_random_hand_json(capsys: pytest.CaptureFixture[str]) -> None:
+    sampled = _json(capsys, "AhAd", "random", "--trials", "50000", "--seed", "9")
+    assert sampled["hands"] == ["AhAd", "random"]
+    assert sampled["exact"] is False and sampled["trials"] == 50_000
+    assert sampled == _json(capsys, "AhAd", "random", "--trials", "50000", "--seed", "9")
+    on_flop = _json(capsys, "AhAd", "RANDOM", "--board", "Kc7d2s")
+    assert on_flop["exact"] is True and on_flop["board"] == "Kc7d2s"
+
+
+def test_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["equity", "AhKh", "QsQd", "--board", "Qh7h2c"]) == 0
+    out = capsys.readouterr().out
+    assert "AhKh" in out and "%" in out and "exact" in out
+    assert main(["equity", "AhKh", "AhQd"]) == 1
+    assert "twice" in capsys.readouterr().err
+    assert main(["equity", "AhKh", "Zz9x"]) == 1
+    assert main(["equity", "AhKh"]) == 1
+    assert main(["equity", "AhKhQh", "random"]) == 1
+
+
+def test_the_installed_command_end_to_end() -> None:
+    command = str(Path(sys.executable).with_name("acpcbot"))
+    out = subprocess.run(
+        [command, "equity", "AsAc", "KdKh", "--json"], capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout)["equity"][0] == pytest.approx(0.81255, abs=1e-5)
