@@ -104,3 +104,31 @@ def test_turn_and_river_values_count_every_opponent() -> None:
         handstrength.river_value(51, 50, np.array([0, 5, 10, 15, r])) ** 2 for r in rivers
     )
     assert class_of(51, 50) == class_of(50, 51)
+
+
+def test_every_possible_value_has_a_level(abstraction: HoldemAbstraction) -> None:
+    """Turn and river buckets are computed from exact values: each of the values a hand can
+    have — 0 up to the largest the counts allow — falls in one of the 256 levels."""
+    largest = {1: 47 * 46 * 1980**2, 2: 46 * 1980**2, 3: 1980}
+    for round_, top in largest.items():
+        breaks = abstraction.breakpoints[round_ - 1]
+        assert np.all(np.diff(breaks) >= 0) and breaks[0] > 0
+        reached = breaks[breaks <= top]
+        probes = np.concatenate(([0, top], reached - 1, reached))
+        levels = np.searchsorted(breaks, probes, side="right")
+        assert levels.min() == 0 and levels.max() < LEVELS
+    river_levels = np.searchsorted(abstraction.breakpoints[2], np.arange(1981), side="right")
+    assert np.all(np.diff(river_levels) >= 0) and river_levels[-1] == LEVELS - 1
+
+
+def test_values_agree_with_the_engines_hand_strength() -> None:
+    """The integer values are the engine's HS and E[HS²] up to their constant factors."""
+    from acpcbot.cards import parse_cards
+    from acpcbot.engine.equity import hand_strength, hs_moments
+
+    hole, board = parse_cards("AhTd"), parse_cards("Kh7h2c9s4d")
+    river = handstrength.river_value(hole[0], hole[1], np.array(board, dtype=np.int64))
+    assert river / 1980 == pytest.approx(hand_strength(hole, board), abs=1e-12)
+    turn = handstrength.turn_value(hole[0], hole[1], np.array(board[:4], dtype=np.int64))
+    expected = hs_moments(hole, board[:4]).mean_square
+    assert turn / (46 * 1980**2) == pytest.approx(expected, abs=1e-12)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 from collections import Counter
 from importlib import resources
 
@@ -34,13 +33,9 @@ def test_shipped_files_match_their_checksums(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "buckets"), [("dpp", 256), ("dpp-coarse", 4)])
-def test_strategy_loads_quickly_and_fits_the_game(
-    limit_game: Game, name: str, buckets: int
-) -> None:
-    started = time.perf_counter()
+def test_strategy_loads_and_fits_the_game(limit_game: Game, name: str, buckets: int) -> None:
     with DATA.joinpath(f"{name}.npz").open("rb") as stream:
         strategy = Strategy.load(stream)
-    assert time.perf_counter() - started < 0.5
     assert strategy.game == limit_game
     assert strategy.layout.buckets[:2] == (169, buckets)
     assert strategy.metadata["exploitability_mbb"] < strategy.metadata["curve"][0][1]
