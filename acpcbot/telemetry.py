@@ -34,9 +34,16 @@ def configure_logging(*, json: bool = False, level: str = "info") -> None:
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level]),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
+
+
+def _stderr_logger(*args: Any) -> structlog.PrintLogger:
+    # Resolve sys.stderr at each use, not once: it may be replaced after configuration
+    # (pytest's capture, a redirect in an embedding program) and the old one closed.
+    del args
+    return structlog.PrintLogger(file=sys.stderr)
 
 
 def get_logger(name: str) -> Any:
