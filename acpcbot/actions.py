@@ -31,9 +31,10 @@ class Action:
     size: int = 0
 
     def __str__(self) -> str:
+        # _value_ is the member's value without the descriptor behind .value (hot path).
         if self.size:
-            return f"{self.type.value}{self.size}"
-        return self.type.value
+            return f"{self.type._value_}{self.size}"
+        return self.type._value_
 
 
 FOLD = Action(ActionType.FOLD)

@@ -29,6 +29,7 @@ Card = int
 """An ACPC card code, ``rank * 4 + suit``."""
 
 _TEXT = tuple(r + s for r in RANK_CHARS for s in SUIT_CHARS)
+_TEXT_OF = dict(enumerate(_TEXT))
 _CODES = {text: code for code, text in enumerate(_TEXT)}
 _CODES.update({text.lower(): code for code, text in enumerate(_TEXT)})
 _CODES.update({text.upper(): code for code, text in enumerate(_TEXT)})
@@ -84,4 +85,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Concatenated canonical text of cards."""
-    return "".join(card_text(c) for c in cards)
+    try:
+        return "".join([_TEXT_OF[c] for c in cards])
+    except KeyError as exc:
+        raise CardError(f"card code out of range: {exc.args[0]}") from None

@@ -25,9 +25,13 @@ class Deal:
 
     def board_by_round(self, game: Game, last_round: int) -> tuple[tuple[Card, ...], ...]:
         """Board cards grouped by round, for rounds ``0..last_round``."""
-        return tuple(
-            self.board[game.board_start(r) : game.board_total(r)] for r in range(last_round + 1)
-        )
+        board = self.board
+        groups = []
+        start = 0
+        for count in game.num_board_cards[: last_round + 1]:
+            groups.append(board[start : start + count])
+            start += count
+        return tuple(groups)
 
     def visible_board(self, game: Game, round_: int) -> tuple[Card, ...]:
         """All board cards visible in ``round_``, flattened."""

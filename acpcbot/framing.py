@@ -27,13 +27,25 @@ class LineTooLongError(ProtocolError):
 
 
 class LineBuffer:
-    """Accumulates bytes and returns complete lines without their terminators."""
+    """Accumulates bytes and returns complete lines without their terminators.
 
-    __slots__ = ("_max", "_pending")
+    With ``split_long`` a line that does not fit is not refused but cut, like the
+    reference dealer's ``getLine``: it returns at most ``max_line_bytes - 1`` bytes at a
+    time (the ``\\n`` included), so a longer line comes out as several pieces. A piece of
+    exactly ``max_line_bytes - 1`` bytes is a cut piece (it had no ``\\n``); a terminated
+    line is always shorter.
 
-    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+    >>> pieces = LineBuffer(8, split_long=True).feed(b"abcdefghij\\r\\nxy\\n")
+    >>> pieces
+    [b'abcdefg', b'hij', b'xy']
+    """
+
+    __slots__ = ("_max", "_pending", "_split")
+
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES, *, split_long: bool = False) -> None:
         self._pending = b""
         self._max = max_line_bytes
+        self._split = split_long
 
     @property
     def pending(self) -> bytes:
@@ -43,6 +55,8 @@ class LineBuffer:
     def feed(self, data: bytes) -> list[bytes]:
         """Add ``data``; return the lines it completes (possibly none)."""
         buffered = self._pending + data if self._pending else data
+        if self._split:
+            return self._cut(buffered)
         if b"\n" not in data:
             self._pending = buffered
             self._check(buffered)
@@ -58,6 +72,27 @@ class LineBuffer:
                 )
             lines.append(part[:-1] if part.endswith(b"\r") else part)
         return lines
+
+    def _cut(self, buffered: bytes) -> list[bytes]:
+        piece = self._max - 1
+        end = buffered.find(b"\n")
+        if end == len(buffered) - 1 and end < piece:  # the usual read: exactly one line
+            self._pending = b""
+            return [buffered[:-2] if buffered.endswith(b"\r\n") else buffered[:-1]]
+        start = 0
+        lines = []
+        while True:
+            end = buffered.find(b"\n", start, start + piece)
+            if end >= 0:
+                line = buffered[start:end]
+                lines.append(line[:-1] if line.endswith(b"\r") else line)
+                start = end + 1
+            elif len(buffered) - start >= piece:
+                lines.append(buffered[start : start + piece])
+                start += piece
+            else:
+                self._pending = buffered[start:]
+                return lines
 
     def _check(self, pending: bytes) -> None:
         if len(pending) >= self._max:

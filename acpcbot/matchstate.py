@@ -68,7 +68,10 @@ class MatchState:
 
 def format_betting(betting: Betting) -> str:
     """``(("c","r"), ())`` printed as ``"cr/"``."""
-    return "/".join("".join(str(a) for a in actions) for actions in betting)
+    # Hot path (every log line and state): size-less actions print as their letter.
+    return "/".join(
+        ["".join([str(a) if a.size else a.type._value_ for a in actions]) for actions in betting]
+    )
 
 
 def parse_betting(text: str) -> Betting:
@@ -151,8 +154,8 @@ def parse_cards_field(
 def format_cards_field(
     hole_cards: tuple[tuple[Card, ...], ...], board: tuple[tuple[Card, ...], ...]
 ) -> str:
-    holes = "|".join(cards_text(h) for h in hole_cards)
-    return holes + "".join("/" + cards_text(group) for group in board[1:])
+    holes = "|".join([cards_text(h) for h in hole_cards])
+    return holes + "".join(["/" + cards_text(group) for group in board[1:]])
 
 
 def decode_match_state(text: str, game: Game) -> tuple[MatchState, HandState]:

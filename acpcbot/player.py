@@ -10,9 +10,9 @@ right after ``observe`` when it is the player's turn, and ``end_hand`` after the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import Game
@@ -102,3 +102,29 @@ class Player(Protocol):
     def act(self, state: MatchState, betting: BettingView) -> Action: ...
 
     def end_hand(self, result: HandResult) -> None: ...
+
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+_DEFAULT_HOOK = "__acpcbot_default_hook__"
+
+
+def default_hook(method: _Hook) -> _Hook:
+    """Mark a :class:`Player` method whose body does nothing (``observe``, ``end_hand`` of a
+    base class), so that a driver may skip calling it when a subclass does not override it.
+
+    >>> class Quiet:
+    ...     @default_hook
+    ...     def observe(self, state, betting): pass
+    >>> class Curious(Quiet):
+    ...     def observe(self, state, betting): print(state)
+    >>> overrides_hook(Quiet(), "observe"), overrides_hook(Curious(), "observe")
+    (False, True)
+    """
+    setattr(method, _DEFAULT_HOOK, True)
+    return method
+
+
+def overrides_hook(player: object, name: str) -> bool:
+    """Whether calling ``player.<name>`` can do anything (see :func:`default_hook`)."""
+    method = getattr(type(player), name, None)
+    return method is not None and not getattr(method, _DEFAULT_HOOK, False)

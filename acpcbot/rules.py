@@ -29,6 +29,11 @@ from acpcbot.game import Game
 MAX_ACTIONS_PER_ROUND = 64
 """The reference's ``MAX_NUM_ACTIONS``: a round may not grow beyond this."""
 
+BAD_FORMAT_WARNING = "bad action format in response, changed to call"
+"""What the reference dealer prints when a reply's action does not parse."""
+INVALID_ACTION_WARNING = "invalid action, changed to call"
+"""What the reference dealer prints for an unknown or illegal action (it plays a call)."""
+
 
 class HandState:
     """Betting state of one hand: mutable, cheap to copy, knows no cards.
@@ -38,6 +43,9 @@ class HandState:
     """
 
     __slots__ = (
+        "_num_acting",
+        "_num_called",
+        "_to_act",
         "acting",
         "actions",
         "finished",
@@ -69,6 +77,13 @@ class HandState:
         self.num_raises = 0
         """Raises made so far in the current round."""
         self.finished = False
+        # Caches for the hot path, kept up to date by _do: the position to act (-1: not
+        # yet known) and the number of players who have neither folded nor gone all-in.
+        self._to_act = -1
+        self._num_acting = sum(1 for p in range(game.num_players) if self.spent[p] < game.stack[p])
+        self._num_called = 0
+        """The reference's ``numCalled``: the last raiser and the callers since, who are not
+        all-in (kept up to date instead of scanning the round's actions)."""
 
     def copy(self) -> HandState:
         """An independent copy (for search and simulation)."""
@@ -85,6 +100,9 @@ class HandState:
         other.round = self.round
         other.num_raises = self.num_raises
         other.finished = self.finished
+        other._to_act = self._to_act
+        other._num_acting = self._num_acting
+        other._num_called = self._num_called
         return other
 
     # -- who acts ---------------------------------------------------------------------
@@ -93,21 +111,29 @@ class HandState:
         return not self.folded[position] and self.spent[position] < self.game.stack[position]
 
     def _next_player(self, after: int) -> int:
-        n = self.game.num_players
+        # Hot path (every action of every hand): locals instead of _can_still_bet calls.
+        folded = self.folded
+        spent = self.spent
+        stack = self.game.stack
+        n = len(folded)
         position = after
         for _ in range(n):
-            position = (position + 1) % n
-            if self._can_still_bet(position):
+            position += 1
+            if position == n:
+                position = 0
+            if not folded[position] and spent[position] < stack[position]:
                 return position
         raise IllegalActionError("no player can act")  # pragma: no cover - unreachable
 
     @property
     def current_player(self) -> int:
         """Position of the player to act. Only meaningful while the hand is not finished."""
-        acting = self.acting[self.round]
-        if acting:
-            return self._next_player(acting[-1])
-        return self._next_player(self.game.first_player[self.round] - 1)
+        position = self._to_act
+        if position < 0:
+            acting = self.acting[self.round]
+            after = acting[-1] if acting else self.game.first_player[self.round] - 1
+            position = self._to_act = self._next_player(after)
+        return position
 
     @property
     def num_actions(self) -> int:
@@ -125,24 +151,7 @@ class HandState:
 
     def num_acting_players(self) -> int:
         """Players who have neither folded nor gone all-in."""
-        return sum(1 for p in range(self.game.num_players) if self._can_still_bet(p))
-
-    def _num_called(self) -> int:
-        called = 0
-        stack = self.game.stack
-        spent = self.spent
-        actions = self.actions[self.round]
-        acting = self.acting[self.round]
-        for i in range(len(actions) - 1, -1, -1):
-            kind = actions[i].type
-            p = acting[i]
-            if kind is ActionType.RAISE:
-                if spent[p] < stack[p]:
-                    called += 1
-                return called
-            if kind is ActionType.CALL and spent[p] < stack[p]:
-                called += 1
-        return called
+        return self._num_acting
 
     # -- legality ---------------------------------------------------------------------
 
@@ -225,7 +234,7 @@ class HandState:
         range is clamped to it.
         """
         if action is None:
-            return CALL, "bad action format in response, changed to call"
+            return CALL, BAD_FORMAT_WARNING
         if action.type is ActionType.RAISE and not self.game.is_limit:
             bounds = self.raise_bounds()
             if bounds is not None:
@@ -242,7 +251,7 @@ class HandState:
             action = RAISE
         if self.is_legal(action):
             return action, None
-        return CALL, "invalid action, changed to call"
+        return CALL, INVALID_ACTION_WARNING
 
     # -- doing ------------------------------------------------------------------------
 
@@ -253,32 +262,63 @@ class HandState:
             raise IllegalActionError(f"hand {self.hand_number}: {why}: {action}")
         self._do(action)
 
+    def apply_coerced(self, action: Action | None) -> tuple[Action, str | None]:
+        """:meth:`coerce` then apply, in one step: what the reference dealer does with a
+        client's action. Returns the action applied and the warning, if any.
+
+        >>> from acpcbot.game import bundled_game
+        >>> hand = HandState(bundled_game())
+        >>> hand.apply_coerced(CALL), hand.apply_coerced(FOLD)
+        ((Action(type=<ActionType.CALL: 'c'>, size=0), None), \
+(Action(type=<ActionType.CALL: 'c'>, size=0), 'invalid action, changed to call'))
+        """
+        if self.finished:
+            raise IllegalActionError(f"hand {self.hand_number}: the hand is over")
+        if action is CALL:  # always legal while the hand goes on: skip the checks
+            self._do(action)
+            return action, None
+        played, warning = self.coerce(action)
+        self._do(played)
+        return played, warning
+
     def _do(self, action: Action) -> None:
         game = self.game
-        p = self.current_player
-        self.actions[self.round].append(action)
-        self.acting[self.round].append(p)
+        p = self._to_act
+        if p < 0:
+            p = self.current_player
+        round_ = self.round
+        self.actions[round_].append(action)
+        self.acting[round_].append(p)
+        spent = self.spent
         kind = action.type
         if kind is ActionType.FOLD:
             self.folded[p] = True
             self.num_folded += 1
-        elif kind is ActionType.CALL:
-            self.spent[p] = min(self.max_spent, game.stack[p])
+            self._num_acting -= 1
         else:
-            self.num_raises += 1
-            if game.is_limit:
-                self.max_spent = min(self.max_spent + game.raise_size[self.round], game.stack[p])
+            if kind is ActionType.CALL:
+                spent[p] = min(self.max_spent, game.stack[p])
+                if spent[p] < game.stack[p]:
+                    self._num_called += 1
             else:
-                increment_to = 2 * action.size - self.max_spent
-                self.min_raise_to = max(self.min_raise_to, increment_to)
-                self.max_spent = action.size
-            self.spent[p] = self.max_spent
+                self.num_raises += 1
+                if game.is_limit:
+                    self.max_spent = min(self.max_spent + game.raise_size[round_], game.stack[p])
+                else:
+                    increment_to = 2 * action.size - self.max_spent
+                    self.min_raise_to = max(self.min_raise_to, increment_to)
+                    self.max_spent = action.size
+                spent[p] = self.max_spent
+                self._num_called = 1 if spent[p] < game.stack[p] else 0
+            if spent[p] >= game.stack[p]:
+                self._num_acting -= 1
+        self._to_act = -1
 
         if self.num_folded + 1 >= game.num_players:
             self.finished = True
             return
-        acting_players = self.num_acting_players()
-        if self._num_called() >= acting_players:
+        acting_players = self._num_acting
+        if self._num_called >= acting_players:
             if acting_players > 1:
                 if self.round + 1 < game.num_rounds:
                     self._next_round()
@@ -294,6 +334,7 @@ class HandState:
         self.actions.append([])
         self.acting.append([])
         self.num_raises = 0
+        self._num_called = 0
         if not self.game.is_limit:
             self.min_raise_to = max(1, *self.game.blind) + self.max_spent
 
@@ -319,6 +360,12 @@ class HandState:
             return float(sum(spent_all) - spent_all[position])
         if ranks is None:
             raise IllegalActionError("a showdown needs the players' hand ranks")
+        if len(spent_all) == 2 and spent_all[0] == spent_all[1]:
+            # Heads-up showdown with equal stakes (every limit hand): one pot, no side pots.
+            other = ranks[1 - position]
+            mine = ranks[position]
+            return float(spent_all[position] if mine > other else 0 if mine == other else
+                         -spent_all[position])  # fmt: skip
         spent: list[int] = []
         rank: list[int] = []
         me = -1
@@ -394,4 +441,12 @@ def replay(game: Game, betting: Sequence[Sequence[Action]], hand_number: int = 0
     return hand
 
 
-__all__ = ["CALL", "FOLD", "RAISE", "HandState", "replay"]
+__all__ = [
+    "BAD_FORMAT_WARNING",
+    "CALL",
+    "FOLD",
+    "INVALID_ACTION_WARNING",
+    "RAISE",
+    "HandState",
+    "replay",
+]

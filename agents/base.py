@@ -15,7 +15,7 @@ from typing import ClassVar
 from acpcbot.actions import Action
 from acpcbot.game import Game
 from acpcbot.matchstate import MatchState
-from acpcbot.player import BettingView, HandResult, MatchInfo
+from acpcbot.player import BettingView, HandResult, MatchInfo, default_hook
 
 
 class Agent(abc.ABC):
@@ -42,14 +42,16 @@ class Agent(abc.ABC):
         self.match = info
         self.rng = random.Random(self.seed)
 
-    def observe(self, state: MatchState, betting: BettingView) -> None:  # noqa: B027
+    @default_hook  # noqa: B027
+    def observe(self, state: MatchState, betting: BettingView) -> None:
         """Every state the agent receives (default: ignore)."""
 
     @abc.abstractmethod
     def act(self, state: MatchState, betting: BettingView) -> Action:
         """The action to take; called only on the agent's turn. Must be legal."""
 
-    def end_hand(self, result: HandResult) -> None:  # noqa: B027
+    @default_hook  # noqa: B027
+    def end_hand(self, result: HandResult) -> None:
         """A hand finished (default: ignore)."""
 
     def __repr__(self) -> str:

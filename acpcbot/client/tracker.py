@@ -176,7 +176,11 @@ class HandTracker:
                     cards = parse_card_group(group, "board cards")
                 except MatchStateError:
                     return None
-                if len(cards) != self._game.num_board_cards[round_] or not seen.isdisjoint(cards):
+                if (
+                    len(cards) != self._game.num_board_cards[round_]
+                    or not seen.isdisjoint(cards)
+                    or len(set(cards)) != len(cards)  # a card repeated within the group
+                ):
                     return None
                 seen.update(cards)
                 board.append(cards)

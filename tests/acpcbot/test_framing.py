@@ -37,3 +37,18 @@ def test_a_line_beyond_the_limit_is_refused() -> None:
 
 def test_comments() -> None:
     assert is_comment(b"# hi") and is_comment(b";") and not is_comment(b"") and not is_comment(b"M")
+
+
+def test_split_long_cuts_like_the_reference_getline() -> None:
+    buffer = LineBuffer(split_long=True)
+    reply = b"MATCHSTATE:1:0::|2hAc:c" + b"x" * 10000 + b"\r\n"
+    pieces = buffer.feed(reply[:5000]) + buffer.feed(reply[5000:])
+    assert [len(p) for p in pieces] == [4095, 4095, len(reply) - 2 * 4095 - 2]
+    assert b"".join(pieces) == reply[:-2]
+    assert buffer.pending == b""
+
+
+def test_split_long_keeps_a_cr_that_is_cut_from_its_lf() -> None:
+    buffer = LineBuffer(6, split_long=True)
+    assert buffer.feed(b"abcd\r\nab\n") == [b"abcd\r", b"", b"ab"]
+    assert buffer.feed(b"abc") == [] and buffer.pending == b"abc"

@@ -79,3 +79,14 @@ def test_bad_state_lines(line: str) -> None:
 def test_bad_score_line() -> None:
     with pytest.raises(MatchStateError):
         parse_score_line("SCORE:1|2:A")
+
+
+def test_state_outcome_agrees_with_the_full_parse(vectors: Path) -> None:
+    from acpcbot.logfile import parse_state_outcome
+
+    for log in _logs(vectors):
+        for line in log.read_text().splitlines()[4:-1]:
+            record = parse_state_line(line)
+            assert parse_state_outcome(line) == (record.hand_number, record.values, record.names)
+    with pytest.raises(MatchStateError):
+        parse_state_outcome("STATE:x:c:7d3d|2hAc:1|2:A|B")

@@ -167,3 +167,51 @@ def test_nolimit_properties(hand: HandState) -> None:
         if bounds is not None:
             assert bounds[0] > hand.max_spent or bounds[0] == bounds[1]
             assert bounds[1] == 20000
+
+
+@pytest.mark.parametrize("game_name", ["limit_game", "nolimit_game"])
+def test_apply_coerced_and_the_cached_counts_agree_with_a_fresh_look(
+    request: pytest.FixtureRequest, game_name: str
+) -> None:
+    import random
+
+    game = request.getfixturevalue(game_name)
+    rng = random.Random(17)
+    for _ in range(300):
+        hand = HandState(game)
+        while not hand.finished:
+            acting = [
+                p for p in range(game.num_players)
+                if not hand.folded[p] and hand.spent[p] < game.stack[p]
+            ]  # fmt: skip
+            assert hand.num_acting_players() == len(acting)
+            assert hand.current_player in acting
+            assert hand._num_called == _num_called_by_scan(hand)
+            clone = hand.copy()
+            proposed = rng.choice(
+                [FOLD, CALL, RAISE, None, Action(ActionType.RAISE, rng.randint(0, 30000))]
+            )
+            if game.is_limit and proposed is not None:
+                proposed = Action(proposed.type)
+            expected = clone.coerce(proposed)
+            assert hand.apply_coerced(proposed) == expected
+            clone.apply(expected[0])
+            assert (clone.spent, clone.round, clone.finished) == (
+                hand.spent, hand.round, hand.finished,
+            )  # fmt: skip
+        with pytest.raises(IllegalActionError):
+            hand.apply_coerced(CALL)
+
+
+def _num_called_by_scan(hand: HandState) -> int:
+    """The reference's numCalled, scanning the round backwards (the oracle)."""
+    called = 0
+    stack, spent = hand.game.stack, hand.spent
+    for action, p in zip(
+        reversed(hand.actions[hand.round]), reversed(hand.acting[hand.round]), strict=True
+    ):
+        if action.type is ActionType.RAISE:
+            return called + (spent[p] < stack[p])
+        if action.type is ActionType.CALL and spent[p] < stack[p]:
+            called += 1
+    return called

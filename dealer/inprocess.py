@@ -1,0 +1,111 @@
+"""Playing a match without sockets: the engine calls the players directly.
+
+Each player gets exactly what the acpcbot client would give it over TCP, in the same
+order: ``begin_match`` (with the same :class:`~acpcbot.player.MatchInfo`: the game and its
+name, not its seat); for every state the dealer would send it, ``observe``; ``act`` on
+its turn; at the end of each hand ``observe`` of the final state and ``end_hand``. So a
+deterministic player makes the same choices, and the ``.log`` is byte-identical to a TCP
+match. Hooks a player does not override (see :func:`acpcbot.player.default_hook`) are not
+called, and a state's fields are only computed when the player reads them
+(:mod:`dealer.views`).
+
+>>> from acpcbot.game import bundled_game
+>>> from acpcbot.rules import CALL
+>>> from dealer.config import MatchConfig
+>>> from dealer.engine import MatchEngine
+>>> class Caller:
+...     decides_instantly = True
+...     def begin_match(self, info): pass
+...     def observe(self, state, betting): pass
+...     def act(self, state, betting): return CALL
+...     def end_hand(self, result): pass
+>>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
+>>> play_in_process(engine, [Caller(), Caller()])
+'SCORE:-20|20:A|B'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from acpcbot.errors import AcpcError
+from acpcbot.matchstate import view_of
+from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
+from dealer.engine import MatchEngine
+from dealer.views import state_view
+
+HandCallback = Callable[[MatchEngine], None]
+
+
+def play_in_process(
+    engine: MatchEngine,
+    players: Sequence[Player],
+    *,
+    after_hand: HandCallback | None = None,
+) -> str:
+    """Play the engine's remaining hands with ``players`` in seat order and return the
+    ``SCORE`` line (also written to the log).
+
+    ``after_hand`` is called after every hand (the engine has moved on to the next one).
+    A player that raises an exception ends the match with :class:`PlayerFailedError`
+    naming it and the hand (the hands before it are in the log).
+    """
+    try:
+        return _play(engine, players, after_hand)
+    except AcpcError:
+        raise
+    except Exception as exc:
+        name = engine.config.names[engine.acting_seat] if not engine.match_over else "a player"
+        raise PlayerFailedError(
+            f"{name} failed in hand {engine.hand_number}: {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+class PlayerFailedError(AcpcError):
+    """An in-process player raised an exception."""
+
+
+def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallback | None) -> str:
+    config = engine.config
+    game = engine.game
+    seats = range(game.num_players)
+    for seat in seats:
+        players[seat].begin_match(MatchInfo(game, name=config.names[seat]))
+    observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
+    enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
+    take = engine.take
+    # Without a .tlog or strict mode, an action needs nothing but the rules' repair.
+    plain = engine.plain
+    players_count = game.num_players
+    while not engine.match_over:
+        hand = engine.hand
+        deal = engine.deal
+        button = engine.player0_seat
+        apply = hand.apply_coerced
+        while not hand.finished:
+            position = hand.current_player
+            acting = (position + button) % players_count
+            state = state_view(hand, deal, position)
+            for seat in observers:  # seat order, as the dealer sends them
+                if seat == acting:
+                    players[seat].observe(state, hand)
+                else:
+                    players[seat].observe(state_view(hand, deal, engine.position_of(seat)), hand)
+            if plain:
+                warning = apply(players[acting].act(state, hand))[1]
+                if warning is not None:
+                    engine.warn(warning)
+            else:
+                take(players[acting].act(state, hand))
+        values = engine.finish_hand()
+        for seat in seats:
+            if seat in observers or seat in enders:
+                final = view_of(hand, deal, engine.position_of(seat))
+                if seat in observers:
+                    players[seat].observe(final, hand)
+                if seat in enders:
+                    players[seat].end_hand(HandResult(final, values))
+        engine.next_hand()
+        if after_hand is not None:
+            after_hand(engine)
+    return engine.finish_match()

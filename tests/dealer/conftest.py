@@ -1,0 +1,72 @@
+"""Shared helpers for the dealer tests: the corpus's deterministic matches and log files."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+from acpcbot.logfile import parse_header, parse_score_line
+from dealer.config import MatchConfig
+from dealer.engine import MatchEngine
+from dealer.matchlog import MatchLog
+
+
+@dataclass(frozen=True)
+class DeterministicMatch:
+    """One file of ``logs/deterministic/`` and the policies that played it."""
+
+    file: str
+    seed: int
+    names: tuple[str, str]
+    policies: tuple[str, str]
+    """The corpus's policy names (caller/raiser/hash)."""
+
+    @property
+    def match_name(self) -> str:
+        return self.file.removesuffix(".log")
+
+    @property
+    def agents(self) -> tuple[str, str]:
+        """Our agents for the policies."""
+        ours = {"caller": "always-call", "raiser": "always-raise", "hash": "hash"}
+        return (ours[self.policies[0]], ours[self.policies[1]])
+
+
+DETERMINISTIC = (
+    DeterministicMatch(
+        "limit2p.seed42.n1000.Alice_hash-Bob_raiser.log", 42, ("Alice", "Bob"), ("hash", "raiser")
+    ),
+    DeterministicMatch(
+        "limit2p.seed42.n1000.Bob_raiser-Alice_hash.log", 42, ("Bob", "Alice"), ("raiser", "hash")
+    ),
+    DeterministicMatch(
+        "limit2p.seed1.n1000.Alice_caller-Bob_caller.log", 1, ("Alice", "Bob"), ("caller", "caller")
+    ),
+    DeterministicMatch(
+        "limit2p.seed2026.n1000.Alice_hash-Bob_hash.log", 2026, ("Alice", "Bob"), ("hash", "hash")
+    ),
+)
+
+
+def game_of_log(path: Path) -> Game:
+    return bundled_game(NOLIMIT_HOLDEM if "nolimit" in path.name else LIMIT_HOLDEM)
+
+
+def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
+    """An engine set up like the reference run that wrote ``path`` (header, seed, names),
+    writing its own log to ``buffer``."""
+    lines = path.read_text().splitlines()
+    header = parse_header(lines[:4])
+    config = MatchConfig(
+        match_name=header.match_name,
+        game=game_of_log(path),
+        game_path=header.game_path,
+        hands=header.hands,
+        seed=header.seed,
+        names=parse_score_line(lines[-1]).names,
+    )
+    log = MatchLog(buffer)
+    log.header(config.header)
+    return MatchEngine(config, log=log)
