@@ -40,7 +40,13 @@ def main() -> int:
     parser.add_argument("strategy", choices=[*PRESETS, "leduc"], help="what to train")
     parser.add_argument("--iterations", type=int, help="CFR+ iterations (default: preset)")
     parser.add_argument("--buckets", help="flop,turn,river bucket counts (powers of 2 <= 256)")
-    parser.add_argument("--report-every", type=int, default=100, help="iterations per report")
+    parser.add_argument(
+        "--report-every",
+        type=int,
+        default=100,
+        help="iterations per exploitability report (100; the curve is stored in the file, "
+        "so keep the default to reproduce a shipped file)",
+    )
     parser.add_argument("--game", type=Path, help="the Leduc game file (leduc only)")
     parser.add_argument(
         "--tables",

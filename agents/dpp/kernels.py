@@ -86,39 +86,51 @@ def forward(tree, chance, probs, reach):  # type: ignore[no-untyped-def]
                         reach[c, p, j] += weight * transitions[r, i, j]
 
 
-@njit(cache=True, parallel=True)
-def leaf_values(position, tree, chance, terminals, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
-    """Values for ``position`` at every leaf, given the opponent's reach there."""
+@njit(cache=True)
+def leaf_value(n, position, tree, chance, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """Values for ``position`` at leaf ``n``, given the opponent's reach there."""
     kind, _, round_, _, _, payoff = tree
     sizes, _, _, fold, fold_ones, showdown = chance
     opponent = 1 - position
-    sign = 1.0 if position == 0 else -1.0
-    for t in prange(terminals.shape[0]):
-        n = terminals[t]
-        r = round_[n]
-        m = sizes[r]
-        if kind[n] == FOLD:
-            u = sign * payoff[n]
-            if fold_ones[r]:
-                total = 0.0
-                for j in range(m):
-                    total += reach[n, opponent, j]
-                for i in range(m):
-                    value[n, i] = u * total
-            else:
-                for i in range(m):
-                    acc = 0.0
-                    for j in range(m):
-                        acc += fold[r, i, j] * reach[n, opponent, j]
-                    value[n, i] = u * acc
+    r = round_[n]
+    m = sizes[r]
+    if kind[n] == FOLD:
+        u = payoff[n] if position == 0 else -payoff[n]
+        if fold_ones[r]:
+            total = 0.0
+            for j in range(m):
+                total += reach[n, opponent, j]
+            for i in range(m):
+                value[n, i] = u * total
         else:
-            # showdown[i, j] is antisymmetric, so the same row-times-reach serves both seats
-            u = payoff[n]
             for i in range(m):
                 acc = 0.0
                 for j in range(m):
-                    acc += showdown[i, j] * reach[n, opponent, j]
+                    acc += fold[r, i, j] * reach[n, opponent, j]
                 value[n, i] = u * acc
+    else:
+        # showdown[i, j] is antisymmetric, so the same row-times-reach serves both seats
+        u = payoff[n]
+        for i in range(m):
+            acc = 0.0
+            for j in range(m):
+                acc += showdown[i, j] * reach[n, opponent, j]
+            value[n, i] = u * acc
+
+
+@njit(cache=True, parallel=True)
+def leaf_values(position, tree, chance, terminals, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """:func:`leaf_value` at every leaf, on all cores (for large abstractions)."""
+    for t in prange(terminals.shape[0]):
+        leaf_value(terminals[t], position, tree, chance, reach, value)
+
+
+@njit(cache=True)
+def leaf_values_serial(position, tree, chance, terminals, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """:func:`leaf_value` at every leaf on one core: small games, where starting threads
+    costs more than it saves."""
+    for t in range(terminals.shape[0]):
+        leaf_value(terminals[t], position, tree, chance, reach, value)
 
 
 @njit(cache=True)

@@ -39,6 +39,8 @@ FloatArray = npt.NDArray[np.float64]
 
 DEFAULT_DELAY = 25
 """CFR+ iterations left out of the average strategy (their strategies are poor)."""
+PARALLEL_WORK = 10_000_000
+"""Leaf work (leaves × buckets²) above which the leaves are valued on all cores."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +105,8 @@ class CfrPlus:
         self._reach = np.zeros((nodes, 2, width))
         self._value = np.zeros((nodes, width))
         self._probs = np.zeros((game.num_rows, 3))
+        work = len(game.terminals) * width * width
+        self._leaves = kernels.leaf_values if work > PARALLEL_WORK else kernels.leaf_values_serial
 
     def run(self, iterations: int) -> None:
         """Do ``iterations`` more CFR+ iterations (each updates both players in turn)."""
@@ -140,7 +144,7 @@ class CfrPlus:
         g = self.game
         tree, chance = g.kernel_tree, g.padded.as_tuple()
         self._k.forward(tree, chance, probs, self._reach)
-        self._k.leaf_values(position, tree, chance, g.terminals, self._reach, self._value)
+        self._leaves(position, tree, chance, g.terminals, self._reach, self._value)
         work = (self._reach, self._value)
         learning = (self.regrets, self.average)
         self._k.backward(mode, position, tree, chance, probs, work, learning, weight)
