@@ -5,7 +5,7 @@ An *agent spec* names an agent and, for agents that take them, options:
 takes an agent name takes a spec, because :func:`create_agent` parses it.
 
 >>> sorted(AGENTS)[:3]
-['always-call', 'always-raise', 'example']
+['always-call', 'always-raise', 'dpp']
 >>> create_agent("always-call", seed=3).seed
 3
 >>> parse_agent_spec("plicas:dprc=off, bluff=off")
@@ -69,6 +69,16 @@ AGENTS: dict[str, AgentSpec] = {
             "example",
             "agents.simple:ExamplePlayer",
             "the ACPC example player: fold 6% / call 47% / raise 47% over legal actions",
+        ),
+        AgentSpec(
+            "dpp",
+            "agents.dpp.agent:Dpp",
+            "dpp-like static ε-equilibrium: CFR+ on 169-256-256-128 E[HS²] buckets",
+        ),
+        AgentSpec(
+            "dpp-coarse",
+            "agents.dpp.agent:DppCoarse",
+            "dpp-like, weaker: the same CFR+ method on 169-4-4-4 buckets",
         ),
         AgentSpec(
             "hash",

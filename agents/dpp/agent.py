@@ -1,0 +1,112 @@
+"""Agents that play a fixed abstract-game strategy: ``dpp`` and ``dpp-coarse``.
+
+At its turn the agent finds its bucket for the round (once per hand and round), looks up
+the information set ``<betting>:<bucket>`` in its strategy and samples an action from that
+triple, renormalised over the legal actions (:meth:`agents.triple.Triple.sample`), with its
+seeded RNG. It learns nothing: the same seed and the same states give the same actions.
+
+The shipped strategies and the card abstraction are package data, loaded on the first
+``begin_match`` (once per process, shared by every agent using them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import ClassVar, Protocol
+
+from acpcbot.actions import Action
+from acpcbot.cards import Card
+from acpcbot.errors import AcpcError
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, MatchInfo
+from agents.base import Agent
+from agents.dpp.strategy import Strategy, StrategyFileError
+
+
+class Bucketer(Protocol):
+    """Maps a player's cards in a round to the bucket its strategy is indexed by."""
+
+    def bucket(self, round_: int, hole: Sequence[Card], board: Sequence[Card]) -> int: ...
+
+
+class StrategyAgent(Agent):
+    """Plays ``strategy`` with ``buckets``; subclasses load packaged ones instead."""
+
+    name = "strategy"
+
+    def __init__(
+        self, seed: int = 0, strategy: Strategy | None = None, buckets: Bucketer | None = None
+    ) -> None:
+        super().__init__(seed)
+        self._strategy = strategy
+        self._buckets = buckets
+        self._cached: tuple[int, int, int] = (-1, -1, -1)  # hand, round, bucket
+
+    def load(self) -> tuple[Strategy, Bucketer]:
+        """The strategy and bucket function to play (given ones by default)."""
+        if self._strategy is None or self._buckets is None:
+            raise AcpcError(f"{self.name}: no strategy given")
+        return self._strategy, self._buckets
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        self._strategy, self._buckets = self.load()
+        if self._strategy.game != info.game:
+            raise StrategyFileError(f"{self.name}: its strategy is for another game")
+        self._cached = (-1, -1, -1)
+
+    def bucket(self, state: MatchState) -> int:
+        """This player's bucket in the current round (computed once per hand and round)."""
+        hand, round_, bucket = self._cached
+        if (hand, round_) != (state.hand_number, state.round):
+            assert self._buckets is not None
+            bucket = self._buckets.bucket(state.round, state.own_cards, state.board_cards)
+            self._cached = (state.hand_number, state.round, bucket)
+        return bucket
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        strategy = self._strategy
+        if strategy is None:
+            raise AcpcError(f"{self.name}: begin_match has not been called")
+        text = state.betting_text()
+        expected = (betting.can_fold(), True, betting.can_raise())
+        if strategy.legal_at(text) != expected:
+            raise StrategyFileError(
+                f"{self.name}: the strategy disagrees with the rules at {text!r}"
+            )
+        return strategy.triple(text, self.bucket(state)).sample(betting, self.rng)
+
+
+class Dpp(StrategyAgent):
+    """The dpp-like opponent: a static CFR+ strategy on the fine HULHE abstraction."""
+
+    name = "dpp"
+    STRATEGY_FILE: ClassVar[str] = "dpp.npz"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+
+    def load(self) -> tuple[Strategy, Bucketer]:
+        return packaged(self.STRATEGY_FILE)
+
+
+class DppCoarse(Dpp):
+    """A weaker dpp: the same method on a coarse abstraction (4 buckets after the flop)."""
+
+    name = "dpp-coarse"
+    STRATEGY_FILE = "dpp-coarse.npz"
+
+
+@cache
+def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
+    """A strategy shipped in ``agents/data`` and its bucket function (loaded once)."""
+    from agents.dpp.abstraction import HoldemBuckets
+
+    data = resources.files("agents").joinpath("data").joinpath(file_name)
+    with data.open("rb") as stream:
+        strategy = Strategy.load(stream)
+    buckets = HoldemBuckets.for_strategy(strategy)
+    buckets.warm_up()
+    return strategy, buckets

@@ -1,0 +1,162 @@
+"""The betting tree of a two-player limit game, flattened into numpy arrays.
+
+The tree is enumerated from :class:`acpcbot.rules.HandState` — every legal action the rules
+module offers, nothing re-encoded — once, in preorder (a parent always precedes its
+children), and stored as arrays that numba kernels walk:
+
+* ``kind[n]``: a :class:`NodeKind`;
+* ``player[n]``: the acting position at a decision node, else ``-1``;
+* ``round[n]``: the betting round the node belongs to (a chance node starts its round);
+* ``children[n, a]``: the child after action ``a`` (0 fold, 1 call, 2 raise; ``-1`` when
+  illegal); a chance node's only child is ``children[n, 0]``;
+* ``payoff[n]``: chips won by position 0 at a fold; at a showdown, what position 0 wins
+  when its hand is better (it loses as much when worse and nothing on a tie).
+
+Each node's betting is kept as the protocol text (``"crc/r"``), which is also the node part
+of an information-set key (see :mod:`agents.dpp.infoset`).
+
+>>> from acpcbot.game import bundled_game
+>>> tree = BettingTree.build(bundled_game())
+>>> tree.num_decisions, tree.decisions_per_round
+(6378, (8, 70, 630, 5670))
+>>> tree.betting[tree.children[0, 2]]  # position 1 raises first
+'r'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.errors import AcpcError
+from acpcbot.game import Game
+from acpcbot.rules import HandState
+
+ACTION_ORDER: tuple[ActionType, ...] = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
+"""Column order of every per-action array: fold, call, raise."""
+_ACTION_OF = {ActionType.FOLD: FOLD, ActionType.CALL: CALL, ActionType.RAISE: RAISE}
+
+
+class NodeKind(enum.IntEnum):
+    """What happens at a node."""
+
+    DECISION = 0
+    FOLD = 1
+    """Terminal: someone folded."""
+    SHOWDOWN = 2
+    """Terminal: the last round's betting ended with a call."""
+    CHANCE = 3
+    """A round ended; the next round's cards are dealt before its first decision."""
+
+
+class UnsupportedGameError(AcpcError):
+    """The game is not a two-player limit game."""
+
+
+@dataclass(frozen=True, eq=False)
+class BettingTree:
+    """Every betting sequence of a two-player limit game (see the module docstring)."""
+
+    game: Game
+    kind: npt.NDArray[np.int8]
+    player: npt.NDArray[np.int8]
+    round: npt.NDArray[np.int8]
+    children: npt.NDArray[np.int32]
+    payoff: npt.NDArray[np.float64]
+    betting: tuple[str, ...]
+    _index: dict[str, int] = field(repr=False)
+
+    @classmethod
+    def build(cls, game: Game) -> BettingTree:
+        """Enumerate the tree of ``game`` with the rules module."""
+        if game.num_players != 2 or not game.is_limit:
+            raise UnsupportedGameError("the betting tree needs a two-player limit game")
+        kinds: list[int] = []
+        players: list[int] = []
+        rounds: list[int] = []
+        children: list[list[int]] = []
+        payoffs: list[float] = []
+        betting: list[str] = []
+
+        def add(kind: NodeKind, hand: HandState, player: int) -> int:
+            kinds.append(kind)
+            players.append(player)
+            rounds.append(hand.round)
+            children.append([-1, -1, -1])
+            payoffs.append(_payoff(kind, hand))
+            betting.append(hand.betting_text())
+            return len(kinds) - 1
+
+        def visit(hand: HandState) -> int:
+            if hand.finished:
+                kind = NodeKind.SHOWDOWN if hand.is_showdown else NodeKind.FOLD
+                return add(kind, hand, -1)
+            node = add(NodeKind.DECISION, hand, hand.current_player)
+            for action in hand.legal_action_types():
+                child = hand.copy()
+                child.apply(_ACTION_OF[action])
+                if not child.finished and child.round != hand.round:
+                    chance = add(NodeKind.CHANCE, child, -1)
+                    children[chance][0] = visit(child)
+                    children[node][ACTION_ORDER.index(action)] = chance
+                else:
+                    children[node][ACTION_ORDER.index(action)] = visit(child)
+            return node
+
+        visit(HandState(game))
+        decisions = {b: i for i, b in enumerate(betting) if kinds[i] == NodeKind.DECISION}
+        return cls(
+            game=game,
+            kind=np.array(kinds, dtype=np.int8),
+            player=np.array(players, dtype=np.int8),
+            round=np.array(rounds, dtype=np.int8),
+            children=np.array(children, dtype=np.int32),
+            payoff=np.array(payoffs, dtype=np.float64),
+            betting=tuple(betting),
+            _index=decisions,
+        )
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.kind)
+
+    @property
+    def num_decisions(self) -> int:
+        return len(self._index)
+
+    @property
+    def decisions_per_round(self) -> tuple[int, ...]:
+        """Decision nodes in each round."""
+        decision = self.kind == NodeKind.DECISION
+        return tuple(int(np.sum(decision & (self.round == r))) for r in range(self.game.num_rounds))
+
+    def decision_node(self, betting: str) -> int:
+        """The decision node reached by ``betting`` (protocol text, e.g. ``"cc/r"``)."""
+        try:
+            return self._index[betting]
+        except KeyError:
+            raise KeyError(f"no decision node with betting {betting!r}") from None
+
+    def legal_actions(self, node: int) -> tuple[ActionType, ...]:
+        """The actions with a child at ``node``, in the order fold, call, raise."""
+        return tuple(a for a, c in zip(ACTION_ORDER, self.children[node], strict=True) if c >= 0)
+
+
+def _payoff(kind: NodeKind, hand: HandState) -> float:
+    if kind is NodeKind.FOLD:
+        return hand.value(0)
+    if kind is NodeKind.SHOWDOWN:
+        win = hand.value(0, (1, 0))
+        if hand.value(0, (0, 1)) != -win or hand.value(0, (0, 0)) != 0.0:
+            raise UnsupportedGameError("a showdown must be zero-sum and symmetric")
+        return win
+    return 0.0
+
+
+def action_of(kind: ActionType) -> Action:
+    """The limit action of a kind."""
+    return _ACTION_OF[kind]
