@@ -76,7 +76,8 @@ class HandState:
             self.min_raise_to = 0
         else:
             self.min_raise_to = 2 * max_spent if max_spent else 1
-        self.folded = [False] * game.num_players
+        num_players = game.num_players
+        self.folded = [False] * num_players
         self.num_folded = 0
         self.actions: list[list[Action]] = [[]]
         self.acting: list[list[int]] = [[]]
@@ -87,7 +88,10 @@ class HandState:
         # Caches for the hot path, kept up to date by _do: the number of players who have
         # neither folded nor gone all-in, and the position to act (-1: not known yet; _do
         # sets it whenever the hand goes on, so the lazy look-up runs about once a hand).
-        self._num_acting = sum([b < s for b, s in zip(blind, game.stack, strict=True)])
+        if max_spent < min(game.stack):  # the usual case, without a loop
+            self._num_acting = num_players
+        else:
+            self._num_acting = sum([b < s for b, s in zip(blind, game.stack, strict=True)])
         self._num_called = 0
         """The reference's ``numCalled``: the last raiser and the callers since, who are not
         all-in (kept up to date instead of scanning the round's actions)."""

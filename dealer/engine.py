@@ -46,7 +46,6 @@ class MatchEngine:
 
     __slots__ = (
         "_deals",
-        "_dealt",
         "_log",
         "_names",
         "_names_by_button",
@@ -57,8 +56,10 @@ class MatchEngine:
         "_round_ends",
         "_strict",
         "_tlog",
+        "cards_layout",
         "config",
         "deal",
+        "dealt",
         "game",
         "hand",
         "hand_number",
@@ -91,7 +92,9 @@ class MatchEngine:
         self._tlog = tlog
         self._reporter = reporter if reporter is not None else Reporter(None)
         self._deals = DealStream(config.game, config.seed)
-        self._round_ends = self._deals.layout.round_ends
+        self.cards_layout = self._deals.layout
+        """Where the pieces of :attr:`DealtHand.full_field` are, for this game."""
+        self._round_ends = self.cards_layout.round_ends
         self._names_text_by_button = ["|".join(names) for names in self._names_by_button]
         self.totals = [0.0] * self._players
         """Chips won so far, by seat."""
@@ -100,7 +103,8 @@ class MatchEngine:
         self.player0_seat = 0
         """The seat at position 0 in the current hand (it moves one seat every hand)."""
         self.deal: Deal
-        self._dealt: DealtHand
+        self.dealt: DealtHand
+        """The current hand's cards with their text and showdown ranks."""
         self.hand: HandState
         self._start_hand()
 
@@ -181,7 +185,7 @@ class MatchEngine:
         hand = self.hand
         ranks = None
         if hand.is_showdown:
-            ranks = self._dealt.showdown_ranks
+            ranks = self.dealt.showdown_ranks
             if ranks is None:  # not ranked ahead (see dealer.dealing.batch_ranked)
                 board = self.deal.visible_board(self.game, hand.round)
                 ranks = tuple([rank_hand(hole + board) for hole in self.deal.hole_cards])
@@ -193,7 +197,7 @@ class MatchEngine:
             totals[(position + button) % players] += value
         if self._log is not None and write_log:
             # Every card shown in the log is a prefix of the deal's full cards field.
-            cards = self._dealt.full_field[: self._round_ends[hand.round]]
+            cards = self.dealt.full_field[: self._round_ends[hand.round]]
             self._log.line(
                 state_line(
                     hand.hand_number,
@@ -217,7 +221,7 @@ class MatchEngine:
             self._start_hand()
 
     def _start_hand(self) -> None:
-        self._dealt = dealt = self._deals.next_hand()
+        self.dealt = dealt = self._deals.next_hand()
         self.deal = dealt.deal
         self.hand = HandState(self.game, self.hand_number)
         self.times.new_hand()

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from acpcbot.game import Game, bundled_game, parse_game
+from acpcbot.game import Game, bundled_game
 from acpcbot.matchstate import format_cards_field
 from dealer.dealing import DealStream
-
-LEDUC_LIKE = parse_game(
-    "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 2\nblind = 1 1\nraiseSize = 2 4\n"
-    "numSuits = 2\nnumRanks = 3\nnumHoleCards = 1\nnumBoardCards = 0 1\nEND GAMEDEF\n"
-)
-THREE_PLAYERS = parse_game(
-    "GAMEDEF\nlimit\nnumPlayers = 3\nnumRounds = 4\nblind = 5 10 0\nraiseSize = 10 10 20 20\n"
-    "firstPlayer = 3 1 1 1\nnumSuits = 4\nnumRanks = 13\nnumHoleCards = 2\n"
-    "numBoardCards = 0 3 1 1\nEND GAMEDEF\n"
-)
+from tests.dealer.conftest import LEDUC_LIKE, THREE_PLAYERS
 
 
 @pytest.mark.parametrize("game", [bundled_game(), LEDUC_LIKE, THREE_PLAYERS])

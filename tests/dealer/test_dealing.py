@@ -9,6 +9,7 @@ from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game, bundled_game, parse_game
 from dealer.dealing import CHUNK_HANDS, DealStream, batch_ranked, reference_deck
 from dealer.rng import mt19937
+from tests.dealer.conftest import LEDUC_LIKE
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2026, 5489, 4294967295])
@@ -69,9 +70,5 @@ def test_showdown_ranks_are_those_of_the_whole_board(limit_game: Game) -> None:
 
 
 def test_games_with_other_hand_sizes_are_ranked_at_the_showdown() -> None:
-    leduc_like = parse_game(
-        "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 2\nblind = 1 1\nraiseSize = 2 4\n"
-        "numSuits = 2\nnumRanks = 3\nnumHoleCards = 1\nnumBoardCards = 0 1\nEND GAMEDEF\n"
-    )
-    assert not batch_ranked(leduc_like) and batch_ranked(bundled_game())
-    assert DealStream(leduc_like, 1).next_hand().showdown_ranks is None
+    assert not batch_ranked(LEDUC_LIKE) and batch_ranked(bundled_game())
+    assert DealStream(LEDUC_LIKE, 1).next_hand().showdown_ranks is None

@@ -148,21 +148,17 @@ def test_games_ranked_at_the_showdown_log_what_the_rules_say() -> None:
     # Leduc-sized hands are ranked by rank_hand when a showdown happens, not in batches;
     # every logged line must still agree with its own replay and ranking.
     from acpcbot.evaluator import rank_hand
-    from acpcbot.game import parse_game
     from acpcbot.rules import replay
+    from tests.dealer.conftest import LEDUC_LIKE
 
-    leduc_like = parse_game(
-        "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 2\nblind = 1 1\nraiseSize = 2 4\n"
-        "numSuits = 2\nnumRanks = 3\nnumHoleCards = 1\nnumBoardCards = 0 1\nEND GAMEDEF\n"
-    )
     buffer = io.BytesIO()
-    engine = MatchEngine(MatchConfig("l", leduc_like, "l.game", 200, 9, ("A", "B")),
+    engine = MatchEngine(MatchConfig("l", LEDUC_LIKE, "l.game", 200, 9, ("A", "B")),
                          log=MatchLog(buffer))  # fmt: skip
     play_in_process(engine, [create_agent("example", 1), create_agent("always-call")])
     showdowns = 0
     for line in buffer.getvalue().decode().splitlines()[:-1]:
-        record = parse_state_line(line, leduc_like)
-        hand = replay(leduc_like, record.betting, record.hand_number)
+        record = parse_state_line(line, LEDUC_LIKE)
+        hand = replay(LEDUC_LIKE, record.betting, record.hand_number)
         ranks = None
         if hand.is_showdown:
             showdowns += 1
