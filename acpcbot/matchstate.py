@@ -114,6 +114,11 @@ def parse_card_group(text: str, what: str) -> tuple[Card, ...]:
     (15, 47, 23)
     """
     # A look-up per two characters, looped in C (the client's hot path: every new board).
+    if len(text) == 2:  # the turn, the river
+        card = _CANONICAL_CARDS.get(text)
+        if card is None:
+            raise MatchStateError(f"bad {what} {text!r}")
+        return (card,)
     pairs, odd = divmod(len(text), 2)
     if odd or pairs > len(_PAIRS):
         raise MatchStateError(f"bad {what} {text!r}")
