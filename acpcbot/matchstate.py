@@ -83,6 +83,8 @@ def parse_betting(text: str) -> Betting:
     >>> format_betting(parse_betting("cr300c/r900"))
     'cr300c/r900'
     """
+    if not text:  # the first state of every hand
+        return ((),)
     rounds: list[tuple[Action, ...]] = []
     for part in text.split("/"):
         actions: list[Action] = []
@@ -114,6 +116,8 @@ def parse_card_group(text: str, what: str) -> tuple[Card, ...]:
     (15, 47, 23)
     """
     # A look-up per two characters, looped in C (the client's hot path: every new board).
+    if not text:  # another player's hidden hand
+        return ()
     if len(text) == 2:  # the turn, the river
         card = _CANONICAL_CARDS.get(text)
         if card is None:
@@ -137,17 +141,8 @@ def parse_cards_field(
         raise MatchStateError(
             f"cards {text!r} show {len(groups)} round(s), the betting {num_rounds_shown}"
         )
-    holes_text = groups[0].split("|")
-    if len(holes_text) != game.num_players:
-        raise MatchStateError(f"cards {text!r} need {game.num_players} hole-card groups")
-    holes = []
-    shown = 0
-    for group in holes_text:
-        cards = parse_card_group(group, "hole cards")
-        if cards and len(cards) != game.num_hole_cards:
-            raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
-        holes.append(cards)
-        shown += len(cards)
+    holes = parse_hole_cards(groups[0], game, text)
+    shown = sum(map(len, holes))
     board: list[tuple[Card, ...]] = [()]
     for r, group in enumerate(groups[1:], start=1):
         cards = parse_card_group(group, "board cards")
@@ -161,7 +156,27 @@ def parse_cards_field(
         raise MatchStateError("games with preflop board cards are not supported")
     if len(set().union(*holes, *board)) != shown:
         raise MatchStateError(f"cards {text!r} repeat a card")
-    return tuple(holes), tuple(board)
+    return holes, tuple(board)
+
+
+def parse_hole_cards(holes_text: str, game: Game, text: str) -> tuple[tuple[Card, ...], ...]:
+    """The hole cards part of a cards field (``7d3d|2hAc``), by position: each group holds
+    a hand or is empty. ``text`` is the whole field, for the error message.
+
+    >>> from acpcbot.game import bundled_game
+    >>> parse_hole_cards("|2hAc", bundled_game(), "|2hAc/5sKs7s")
+    ((), (2, 48))
+    """
+    groups = holes_text.split("|")
+    if len(groups) != game.num_players:
+        raise MatchStateError(f"cards {text!r} need {game.num_players} hole-card groups")
+    holes = []
+    for group in groups:
+        cards = parse_card_group(group, "hole cards")
+        if cards and len(cards) != game.num_hole_cards:
+            raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
+        holes.append(cards)
+    return tuple(holes)
 
 
 def format_cards_field(

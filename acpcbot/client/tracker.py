@@ -40,6 +40,7 @@ from acpcbot.matchstate import (
     parse_betting,
     parse_card_group,
     parse_cards_field,
+    parse_hole_cards,
 )
 from acpcbot.rules import HandState
 
@@ -196,6 +197,15 @@ class HandTracker:
                 board.append(cards)
             self._cards_text = cards_text
             return previous.hole_cards, tuple(board)
+        board_text = known[known.find("/") :] if "/" in known else ""
+        if text_round == previous_round and cards_text.endswith(board_text):
+            # The same board: a showdown shows the other hands.
+            holes_text = cards_text[: len(cards_text) - len(board_text)]
+            hole_cards = self._revealed(holes_text, finished, text)
+            if hole_cards is None:
+                return None
+            self._cards_text = cards_text
+            return hole_cards, previous.board
         try:
             hole_cards, board_groups = parse_cards_field(cards_text, self._game, text_round + 1)
             check_hole_cards_view(hole_cards, previous.position, finished, text)
@@ -208,6 +218,27 @@ class HandTracker:
             return None
         self._cards_text = cards_text
         return hole_cards, board_groups
+
+    def _revealed(
+        self, holes_text: str, finished: bool, text: str
+    ) -> tuple[tuple[Card, ...], ...] | None:
+        """The hole cards when only they changed (the board did not), or ``None``."""
+        previous = self._state
+        assert previous is not None
+        position = previous.position
+        try:
+            hole_cards = parse_hole_cards(holes_text, self._game, text)
+            check_hole_cards_view(hole_cards, position, finished, text)
+        except MatchStateError:
+            return None
+        others = [c for p, cards in enumerate(hole_cards) if p != position for c in cards]
+        if (
+            hole_cards[position] != previous.own_cards
+            or not self._seen.isdisjoint(others)
+            or len(set(others)) != len(others)
+        ):
+            return None
+        return hole_cards
 
 
 class _Suffix(NamedTuple):
