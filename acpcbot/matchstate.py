@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from acpcbot.actions import Action, ActionType, canonical_action
-from acpcbot.cards import Card, cards_text, parse_cards
+from acpcbot.cards import NUM_CARDS, Card, card_text, cards_text
 from acpcbot.deal import Deal
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import Game
@@ -30,7 +30,10 @@ Betting = tuple[tuple[Action, ...], ...]
 
 PREFIX = "MATCHSTATE:"
 _ACTION_RE = re.compile(r"([fc])|r(0|[1-9][0-9]*)?")
-_CARD_GROUP_RE = re.compile(r"^(?:[2-9TJQKA][cdhs])*$")
+_CANONICAL_CARDS = {card_text(code): code for code in range(NUM_CARDS)}
+"""Cards as printed (rank ``2-9TJQKA``, suit ``cdhs``): the only spelling a dealer sends."""
+_PAIRS = tuple(slice(i, i + 2) for i in range(0, 2 * NUM_CARDS, 2))
+"""Where the cards of a group are (a group holds distinct cards, so at most 52)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,8 @@ def parse_betting(text: str) -> Betting:
     >>> format_betting(parse_betting("cr300c/r900"))
     'cr300c/r900'
     """
+    if not text:  # the first state of every hand
+        return ((),)
     rounds: list[tuple[Action, ...]] = []
     for part in text.split("/"):
         actions: list[Action] = []
@@ -110,9 +115,21 @@ def parse_card_group(text: str, what: str) -> tuple[Card, ...]:
     >>> parse_card_group("5sKs7s", "flop")
     (15, 47, 23)
     """
-    if not _CARD_GROUP_RE.match(text):
+    # A look-up per two characters, looped in C (the client's hot path: every new board).
+    if not text:  # another player's hidden hand
+        return ()
+    if len(text) == 2:  # the turn, the river
+        card = _CANONICAL_CARDS.get(text)
+        if card is None:
+            raise MatchStateError(f"bad {what} {text!r}")
+        return (card,)
+    pairs, odd = divmod(len(text), 2)
+    if odd or pairs > len(_PAIRS):
         raise MatchStateError(f"bad {what} {text!r}")
-    return parse_cards(text)
+    cards = tuple(map(_CANONICAL_CARDS.get, map(text.__getitem__, _PAIRS[:pairs])))
+    if None in cards:
+        raise MatchStateError(f"bad {what} {text!r}")
+    return cards  # type: ignore[return-value]  # no None in it
 
 
 def parse_cards_field(
@@ -124,17 +141,8 @@ def parse_cards_field(
         raise MatchStateError(
             f"cards {text!r} show {len(groups)} round(s), the betting {num_rounds_shown}"
         )
-    holes_text = groups[0].split("|")
-    if len(holes_text) != game.num_players:
-        raise MatchStateError(f"cards {text!r} need {game.num_players} hole-card groups")
-    holes = []
-    seen: set[Card] = set()
-    for group in holes_text:
-        cards = parse_card_group(group, "hole cards")
-        if cards and len(cards) != game.num_hole_cards:
-            raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
-        holes.append(cards)
-        seen.update(cards)
+    holes = parse_hole_cards(groups[0], game, text)
+    shown = sum(map(len, holes))
     board: list[tuple[Card, ...]] = [()]
     for r, group in enumerate(groups[1:], start=1):
         cards = parse_card_group(group, "board cards")
@@ -143,12 +151,32 @@ def parse_cards_field(
                 f"round {r + 1} board {group!r}: need {game.num_board_cards[r]} cards"
             )
         board.append(cards)
-        seen.update(cards)
+        shown += len(cards)
     if game.num_board_cards[0]:
         raise MatchStateError("games with preflop board cards are not supported")
-    if len(seen) != sum(len(c) for c in holes) + sum(len(c) for c in board):
+    if len(set().union(*holes, *board)) != shown:
         raise MatchStateError(f"cards {text!r} repeat a card")
-    return tuple(holes), tuple(board)
+    return holes, tuple(board)
+
+
+def parse_hole_cards(holes_text: str, game: Game, text: str) -> tuple[tuple[Card, ...], ...]:
+    """The hole cards part of a cards field (``7d3d|2hAc``), by position: each group holds
+    a hand or is empty. ``text`` is the whole field, for the error message.
+
+    >>> from acpcbot.game import bundled_game
+    >>> parse_hole_cards("|2hAc", bundled_game(), "|2hAc/5sKs7s")
+    ((), (2, 48))
+    """
+    groups = holes_text.split("|")
+    if len(groups) != game.num_players:
+        raise MatchStateError(f"cards {text!r} need {game.num_players} hole-card groups")
+    holes = []
+    for group in groups:
+        cards = parse_card_group(group, "hole cards")
+        if cards and len(cards) != game.num_hole_cards:
+            raise MatchStateError(f"hole cards {group!r}: need {game.num_hole_cards} cards")
+        holes.append(cards)
+    return tuple(holes)
 
 
 def format_cards_field(

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.errors import IllegalActionError
-from acpcbot.game import Game
+from acpcbot.game import BettingType, Game
 
 MAX_ACTIONS_PER_ROUND = 64
 """The reference's ``MAX_NUM_ACTIONS``: a round may not grow beyond this."""
@@ -33,6 +33,12 @@ BAD_FORMAT_WARNING = "bad action format in response, changed to call"
 """What the reference dealer prints when a reply's action does not parse."""
 INVALID_ACTION_WARNING = "invalid action, changed to call"
 """What the reference dealer prints for an unknown or illegal action (it plays a call)."""
+
+_CALL_TYPE = ActionType.CALL
+_RAISE_TYPE = ActionType.RAISE
+_LIMIT = BettingType.LIMIT
+_CALL_PLAYED: tuple[Action, str | None] = (CALL, None)
+_RAISE_PLAYED: tuple[Action, str | None] = (RAISE, None)
 
 
 class HandState:
@@ -63,13 +69,15 @@ class HandState:
     def __init__(self, game: Game, hand_number: int = 0) -> None:
         self.game = game
         self.hand_number = hand_number
-        self.spent = list(game.blind)
-        self.max_spent = max(game.blind)
-        if game.is_limit:
+        blind = game.blind
+        self.spent = list(blind)
+        self.max_spent = max_spent = max(blind)
+        if game.betting_type is BettingType.LIMIT:
             self.min_raise_to = 0
         else:
-            self.min_raise_to = 2 * self.max_spent if self.max_spent else 1
-        self.folded = [False] * game.num_players
+            self.min_raise_to = 2 * max_spent if max_spent else 1
+        num_players = game.num_players
+        self.folded = [False] * num_players
         self.num_folded = 0
         self.actions: list[list[Action]] = [[]]
         self.acting: list[list[int]] = [[]]
@@ -77,13 +85,17 @@ class HandState:
         self.num_raises = 0
         """Raises made so far in the current round."""
         self.finished = False
-        # Caches for the hot path, kept up to date by _do: the position to act (-1: not
-        # yet known) and the number of players who have neither folded nor gone all-in.
-        self._to_act = -1
-        self._num_acting = sum(1 for p in range(game.num_players) if self.spent[p] < game.stack[p])
+        # Caches for the hot path, kept up to date by _do: the number of players who have
+        # neither folded nor gone all-in, and the position to act (-1: not known yet; _do
+        # sets it whenever the hand goes on, so the lazy look-up runs about once a hand).
+        if max_spent < min(game.stack):  # the usual case, without a loop
+            self._num_acting = num_players
+        else:
+            self._num_acting = sum([b < s for b, s in zip(blind, game.stack, strict=True)])
         self._num_called = 0
         """The reference's ``numCalled``: the last raiser and the callers since, who are not
         all-in (kept up to date instead of scanning the round's actions)."""
+        self._to_act = -1
 
     def copy(self) -> HandState:
         """An independent copy (for search and simulation)."""
@@ -276,58 +288,81 @@ class HandState:
             raise IllegalActionError(f"hand {self.hand_number}: the hand is over")
         if action is CALL:  # always legal while the hand goes on: skip the checks
             self._do(action)
-            return action, None
+            return _CALL_PLAYED
+        if (
+            action is RAISE
+            and self.game.betting_type is BettingType.LIMIT
+            and self.raise_bounds() is not None
+        ):  # a legal limit raise needs no repair (raise_bounds is the legality check)
+            self._do(action)
+            return _RAISE_PLAYED
         played, warning = self.coerce(action)
         self._do(played)
         return played, warning
 
     def _do(self, action: Action) -> None:
-        game = self.game
+        # The hot path of every match (each action of each hand): locals, one branch per
+        # kind of action, and the next player found right here.
         p = self._to_act
         if p < 0:
             p = self.current_player
         round_ = self.round
         self.actions[round_].append(action)
         self.acting[round_].append(p)
-        spent = self.spent
+        game = self.game
+        stack = game.stack[p]
         kind = action.type
-        if kind is ActionType.FOLD:
+        if kind is _CALL_TYPE:
+            max_spent = self.max_spent
+            if max_spent < stack:
+                self.spent[p] = max_spent
+                self._num_called += 1
+            else:
+                self.spent[p] = stack
+                self._num_acting -= 1
+        elif kind is _RAISE_TYPE:
+            self.num_raises += 1
+            if game.betting_type is _LIMIT:
+                self.max_spent = min(self.max_spent + game.raise_size[round_], stack)
+            else:
+                increment_to = 2 * action.size - self.max_spent
+                self.min_raise_to = max(self.min_raise_to, increment_to)
+                self.max_spent = action.size
+            self.spent[p] = self.max_spent
+            if self.max_spent < stack:
+                self._num_called = 1
+            else:
+                self._num_called = 0
+                self._num_acting -= 1
+        else:
             self.folded[p] = True
             self.num_folded += 1
             self._num_acting -= 1
-        else:
-            if kind is ActionType.CALL:
-                spent[p] = min(self.max_spent, game.stack[p])
-                if spent[p] < game.stack[p]:
-                    self._num_called += 1
-            else:
-                self.num_raises += 1
-                if game.is_limit:
-                    self.max_spent = min(self.max_spent + game.raise_size[round_], game.stack[p])
-                else:
-                    increment_to = 2 * action.size - self.max_spent
-                    self.min_raise_to = max(self.min_raise_to, increment_to)
-                    self.max_spent = action.size
-                spent[p] = self.max_spent
-                self._num_called = 1 if spent[p] < game.stack[p] else 0
-            if spent[p] >= game.stack[p]:
-                self._num_acting -= 1
-        self._to_act = -1
-
-        if self.num_folded + 1 >= game.num_players:
-            self.finished = True
-            return
+            if self.num_folded + 1 >= game.num_players:
+                self._to_act = -1
+                self.finished = True
+                return
         acting_players = self._num_acting
-        if self._num_called >= acting_players:
-            if acting_players > 1:
-                if self.round + 1 < game.num_rounds:
-                    self._next_round()
-                else:
-                    self.finished = True
+        if self._num_called < acting_players:  # the round goes on
+            # Usually the next position can still bet; _next_player looks further.
+            q = p + 1
+            if q == len(self.folded):
+                q = 0
+            if self.folded[q] or self.spent[q] >= game.stack[q]:
+                q = self._next_player(q)
+            self._to_act = q
+            return
+        self._to_act = -1
+        if acting_players > 1:
+            if round_ + 1 < game.num_rounds:
+                self._next_round()
+                self._to_act = self._next_player(game.first_player[round_ + 1] - 1)
             else:
                 self.finished = True
-                while self.round + 1 < game.num_rounds:
-                    self._next_round()
+        else:
+            self.finished = True
+            while self.round + 1 < game.num_rounds:
+                self._next_round()
 
     def _next_round(self) -> None:
         self.round += 1
@@ -335,8 +370,9 @@ class HandState:
         self.acting.append([])
         self.num_raises = 0
         self._num_called = 0
-        if not self.game.is_limit:
-            self.min_raise_to = max(1, *self.game.blind) + self.max_spent
+        game = self.game
+        if game.betting_type is not BettingType.LIMIT:
+            self.min_raise_to = max(1, *game.blind) + self.max_spent
 
     # -- outcome ----------------------------------------------------------------------
 
@@ -401,13 +437,34 @@ class HandState:
 
     def values(self, ranks: Sequence[int] | None = None) -> tuple[float, ...]:
         """:meth:`value` for every position."""
-        return tuple(self.value(p, ranks) for p in range(self.game.num_players))
+        spent = self.spent
+        if self.finished and len(spent) == 2:
+            # Heads-up fast paths (every hand of a heads-up match), as value() computes them.
+            if self.num_folded:
+                loser = 0 if self.folded[0] else 1
+                stake = spent[loser]
+                return (
+                    (float(-stake), float(stake)) if loser == 0 else (float(stake), float(-stake))
+                )
+            if ranks is not None and spent[0] == spent[1]:
+                stake = spent[0]
+                if ranks[0] == ranks[1]:
+                    return (0.0, 0.0)
+                return (
+                    (float(stake), float(-stake))
+                    if ranks[0] > ranks[1]
+                    else (float(-stake), float(stake))
+                )
+        return tuple([self.value(p, ranks) for p in range(len(spent))])
 
     # -- text -------------------------------------------------------------------------
 
     def betting_text(self) -> str:
         """The betting as the protocol prints it: rounds joined by ``/``."""
-        return "/".join("".join(str(a) for a in r) for r in self.actions)
+        # Hot path (every logged hand): size-less actions print as their letter.
+        return "/".join(
+            ["".join([str(a) if a.size else a.type._value_ for a in r]) for r in self.actions]
+        )
 
     def __repr__(self) -> str:
         return (

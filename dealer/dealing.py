@@ -17,12 +17,16 @@ reference behaviour and is kept.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
+from dealer.cardsfield import CardsLayout
 from dealer.rng import mt19937
 
 
@@ -40,25 +44,59 @@ CHUNK_HANDS = 2048
 """Hands dealt at a time (with numpy), then handed out one by one."""
 
 
+class DealtHand(NamedTuple):
+    """One hand's cards, with what the dealer derives from them once per chunk."""
+
+    deal: Deal
+    full_field: str
+    """The cards field with every card shown (see :class:`~dealer.cardsfield.CardsLayout`)."""
+    showdown_ranks: tuple[int, ...] | None
+    """Each position's hand rank with the whole board, or ``None`` where the game's hands
+    are not ranked in batches (see :func:`batch_ranked`)."""
+
+
+def batch_ranked(game: Game) -> bool:
+    """Whether showdown ranks are computed in batches, ahead of play.
+
+    A showdown always sees the whole board (a hand ends before the last round only when all
+    but one player folded; when players are all-in the rules run to the last round), so a
+    position's showdown rank is that of its hole cards and the whole board. The numba batch
+    evaluator ranks 5 to 7 cards, the sizes :func:`~acpcbot.evaluator.rank_hand` hands to
+    the same engine; other games (Leduc hold'em, say) are ranked when a showdown happens.
+    """
+    return 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7
+
+
 class DealStream:
     """The deals of one match, one hand after another, from the match seed."""
 
-    __slots__ = ("_deck", "_generator", "_ready", "_shape", "dealt")
+    __slots__ = ("_deck", "_generator", "_layout", "_ranked", "_ready", "_shape", "dealt")
 
     def __init__(self, game: Game, seed: int) -> None:
         self._generator = mt19937(seed)
         self._deck = np.array(reference_deck(game), dtype=np.int64)
         self._shape = (game.num_players, game.num_hole_cards, sum(game.num_board_cards))
-        self._ready: list[Deal] = []
+        self._layout = CardsLayout(game)
+        self._ranked = batch_ranked(game)
+        self._ready: list[DealtHand] = []
         self.dealt = 0
         """Hands dealt so far (the number of the next hand)."""
 
-    def next_deal(self) -> Deal:
-        """The cards of the next hand."""
+    @property
+    def layout(self) -> CardsLayout:
+        """Where the pieces of :attr:`DealtHand.full_field` are."""
+        return self._layout
+
+    def next_hand(self) -> DealtHand:
+        """The cards of the next hand, with their text and showdown ranks."""
         if not self._ready:
             self._deal_chunk()
         self.dealt += 1
         return self._ready.pop()
+
+    def next_deal(self) -> Deal:
+        """The cards of the next hand."""
+        return self.next_hand().deal
 
     def _deal_chunk(self) -> None:
         """Deal the next :data:`CHUNK_HANDS` hands at once, the reference's way: for every
@@ -76,18 +114,49 @@ class DealStream:
             cards[:, k] = decks[rows, slots]
             n -= 1
             decks[rows, slots] = decks[:, n]
-        hole_slices = [(p * per, (p + 1) * per) for p in range(players)]
-        first_board = players * per
-        self._ready = [
-            Deal(tuple([tuple(row[a:b]) for a, b in hole_slices]), tuple(row[first_board:]))
-            for row in reversed(cards.tolist())  # popped from the end, in hand order
-        ]
+        # Python objects for a whole chunk, built by C loops (zip, map): per hand this is
+        # on the hot path of every match.
+        columns = cards.T.tolist()
+        holes = list(
+            zip(*[_rows(columns[p * per : (p + 1) * per]) for p in range(players)], strict=True)
+        )
+        deals = map(Deal, holes, _rows(columns[players * per :]))
+        fields = self._layout.full_fields(cards)
+        ranks = _showdown_ranks(cards, players, per) if self._ranked else repeat(None, CHUNK_HANDS)
+        self._ready = list(
+            map(_new_dealt_hand, repeat(DealtHand), zip(deals, fields, ranks, strict=True))
+        )
+        self._ready.reverse()  # popped from the end, in hand order
 
     def skip(self, hands: int) -> None:
         """Deal ``hands`` hands and throw them away (the cards stay in sequence)."""
         for _ in range(hands):
-            self.next_deal()
+            self.next_hand()
 
     def __iter__(self) -> Iterator[Deal]:
         while True:
             yield self.next_deal()
+
+
+_new_dealt_hand = tuple.__new__
+"""``DealtHand`` from a tuple without the named tuple's Python-level constructor."""
+
+
+def _rows(columns: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """Tuples across ``columns`` (one per deal); empty tuples when there is no column."""
+    return zip(*columns, strict=True) if columns else repeat((), CHUNK_HANDS)
+
+
+def _showdown_ranks(
+    cards: npt.NDArray[np.int64], players: int, per: int
+) -> Iterator[tuple[int, ...]]:
+    """Each position's rank with the whole board, for every deal."""
+    from acpcbot.engine.evaluator import rank_batch  # numba: loaded only when needed
+
+    board = cards[:, players * per :]
+    ranks = [
+        rank_batch(np.concatenate([cards[:, p * per : (p + 1) * per], board], axis=1)
+                   .astype(np.uint8)).tolist()
+        for p in range(players)
+    ]  # fmt: skip
+    return zip(*ranks, strict=True)

@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable, Sequence
 from acpcbot.actions import Action
 from acpcbot.deal import Deal
 from acpcbot.evaluator import rank_hand
-from acpcbot.logfile import format_score_line, format_state_line, record_of
+from acpcbot.logfile import format_score_line, state_line
 from acpcbot.rules import CALL, INVALID_ACTION_WARNING, HandState
 from dealer.config import MatchConfig
-from dealer.dealing import DealStream
+from dealer.dealing import DealStream, DealtHand
 from dealer.faults import MatchAbortedError, seat_error
 from dealer.matchlog import MatchLog
 from dealer.reporter import Reporter
@@ -49,13 +49,17 @@ class MatchEngine:
         "_log",
         "_names",
         "_names_by_button",
+        "_names_text_by_button",
         "_on_hand",
         "_players",
         "_reporter",
+        "_round_ends",
         "_strict",
         "_tlog",
+        "cards_layout",
         "config",
         "deal",
+        "dealt",
         "game",
         "hand",
         "hand_number",
@@ -88,6 +92,10 @@ class MatchEngine:
         self._tlog = tlog
         self._reporter = reporter if reporter is not None else Reporter(None)
         self._deals = DealStream(config.game, config.seed)
+        self.cards_layout = self._deals.layout
+        """Where the pieces of :attr:`DealtHand.full_field` are, for this game."""
+        self._round_ends = self.cards_layout.round_ends
+        self._names_text_by_button = ["|".join(names) for names in self._names_by_button]
         self.totals = [0.0] * self._players
         """Chips won so far, by seat."""
         self.times = TimeBudget(config.limits, config.hands, self._players)
@@ -95,6 +103,8 @@ class MatchEngine:
         self.player0_seat = 0
         """The seat at position 0 in the current hand (it moves one seat every hand)."""
         self.deal: Deal
+        self.dealt: DealtHand
+        """The current hand's cards with their text and showdown ranks."""
         self.hand: HandState
         self._start_hand()
 
@@ -173,11 +183,12 @@ class MatchEngine:
         """Score the finished hand: values by position, added to the seats' totals and
         written to the log (then flushed)."""
         hand = self.hand
-        deal = self.deal
         ranks = None
         if hand.is_showdown:
-            board = deal.visible_board(self.game, hand.round)
-            ranks = [rank_hand(hole + board) for hole in deal.hole_cards]
+            ranks = self.dealt.showdown_ranks
+            if ranks is None:  # not ranked ahead (see dealer.dealing.batch_ranked)
+                board = self.deal.visible_board(self.game, hand.round)
+                ranks = tuple([rank_hand(hole + board) for hole in self.deal.hole_cards])
         values = hand.values(ranks)
         totals = self.totals
         players = self._players
@@ -185,10 +196,17 @@ class MatchEngine:
         for position, value in enumerate(values):
             totals[(position + button) % players] += value
         if self._log is not None and write_log:
-            names = self._names_by_button[button]
-            shown = deal.board_by_round(self.game, hand.round)
-            record = record_of(hand, deal.hole_cards, shown, values, names)
-            self._log.line(format_state_line(record))
+            # Every card shown in the log is a prefix of the deal's full cards field.
+            cards = self.dealt.full_field[: self._round_ends[hand.round]]
+            self._log.line(
+                state_line(
+                    hand.hand_number,
+                    hand.betting_text(),
+                    cards,
+                    values,
+                    self._names_text_by_button[button],
+                )
+            )
             self._log.hand_done()
         if self._on_hand is not None:
             self._on_hand(self, values)
@@ -203,7 +221,8 @@ class MatchEngine:
             self._start_hand()
 
     def _start_hand(self) -> None:
-        self.deal = self._deals.next_deal()
+        self.dealt = dealt = self._deals.next_hand()
+        self.deal = dealt.deal
         self.hand = HandState(self.game, self.hand_number)
         self.times.new_hand()
 

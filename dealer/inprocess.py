@@ -76,35 +76,39 @@ def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallba
     take = engine.take
     # Without a .tlog or strict mode, an action needs nothing but the rules' repair.
     plain = engine.plain
-    players_count = game.num_players
+    acts = [player.act for player in players]
     while not engine.match_over:
         hand = engine.hand
         deal = engine.deal
         button = engine.player0_seat
+        acts_by_position = acts[button:] + acts[:button]  # seat = (position + button) % n
         apply = hand.apply_coerced
         while not hand.finished:
             position = hand.current_player
-            acting = (position + button) % players_count
             state = state_view(hand, deal, position)
-            for seat in observers:  # seat order, as the dealer sends them
-                if seat == acting:
-                    players[seat].observe(state, hand)
-                else:
-                    players[seat].observe(state_view(hand, deal, engine.position_of(seat)), hand)
+            if observers:
+                acting = engine.seat_of(position)
+                for seat in observers:  # seat order, as the dealer sends them
+                    if seat == acting:
+                        players[seat].observe(state, hand)
+                    else:
+                        view = state_view(hand, deal, engine.position_of(seat))
+                        players[seat].observe(view, hand)
             if plain:
-                warning = apply(players[acting].act(state, hand))[1]
+                warning = apply(acts_by_position[position](state, hand))[1]
                 if warning is not None:
                     engine.warn(warning)
             else:
-                take(players[acting].act(state, hand))
+                take(acts_by_position[position](state, hand))
         values = engine.finish_hand()
-        for seat in seats:
-            if seat in observers or seat in enders:
-                final = view_of(hand, deal, engine.position_of(seat))
-                if seat in observers:
-                    players[seat].observe(final, hand)
-                if seat in enders:
-                    players[seat].end_hand(HandResult(final, values))
+        if observers or enders:
+            for seat in seats:
+                if seat in observers or seat in enders:
+                    final = view_of(hand, deal, engine.position_of(seat))
+                    if seat in observers:
+                        players[seat].observe(final, hand)
+                    if seat in enders:
+                        players[seat].end_hand(HandResult(final, values))
         engine.next_hand()
         if after_hand is not None:
             after_hand(engine)

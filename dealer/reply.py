@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from acpcbot.actions import Action, ActionType, action_type_from_char, canonical_action
 from acpcbot.cards import Card, card_from_text
@@ -73,9 +74,9 @@ class Reply:
     """What followed the action; the reference ignores it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    """What the dealer asked the acting seat: its state, as sent."""
+class Request(NamedTuple):
+    """What the dealer asked the acting seat: its state, as sent (a named tuple: the
+    dealer makes one for every action)."""
 
     position: int
     hand: HandState

@@ -3,7 +3,7 @@
 Incoming bytes are cut into lines the way the reference's ``getLine`` cuts them (at most
 4095 bytes at a time, see :class:`acpcbot.framing.LineBuffer`). Outgoing states are
 queued and written in one go by :meth:`SeatConnection.flush`: the dealer flushes a seat
-just before it waits for that seat's reply and at the end of every hand, so a seat that is
+just before it waits for that seat's reply and when the match ends, so a seat that is
 not about to act costs no system call per state, and every seat still gets its lines in
 order.
 

@@ -4,7 +4,8 @@ This is the reference's ``gameLoop`` on asyncio. After every action each seat is
 view (seat 1 first), and at the end of the hand its final view; the acting seat's reply
 is read with the reference's lenient rules (:mod:`dealer.reply`) and time limits
 (:mod:`dealer.timing`). Writes to a seat that is not about to act are queued and go out
-with the next write to it, at the latest at the end of the hand.
+with the next write to it (the next time it is asked to act), at the latest when the
+match ends.
 
 For speed the hands are played from the connections' callbacks: a reply is read, applied
 and the next states sent within the callback that received it, with no task switch and no
@@ -56,6 +57,7 @@ class TcpReferee:
         self._deadline = 0.0
         self._watchdog: asyncio.TimerHandle | None = None
         self._plain = engine.plain
+        self._verbose = not reporter.quiet
 
     async def handshake(self) -> None:
         """Read each seat's ``VERSION`` line, seat 1 first (with a timeout, unlike the C)."""
@@ -113,8 +115,15 @@ class TcpReferee:
             self._done.set_exception(exc)
 
     def _on_input(self, seat: int) -> None:
-        if seat == self._acting:
-            self._step(self._pump)
+        # _step(self._pump), inlined: this runs for every reply.
+        if seat != self._acting or self._done.done():
+            return
+        try:
+            self._pump()
+        except Exception as exc:
+            self._acting = -1
+            self.reporter.flush()
+            self._done.set_exception(exc)
 
     def _start(self) -> None:
         if self.engine.match_over:
@@ -124,32 +133,36 @@ class TcpReferee:
         self._pump()
 
     def _begin_hand(self) -> None:
-        self._lines = StateLines(self.engine.hand, self.engine.deal)
+        engine = self.engine
+        self._lines = StateLines(
+            engine.hand, engine.deal, engine.cards_layout, engine.dealt.full_field
+        )
         self._ask()
 
     def _ask(self) -> None:
         """Send every seat its view and wait for the acting seat's reply."""
+        # Hot path (every action): locals, and the reporter only when it is not quiet.
         engine = self.engine
         lines = self._lines
         assert lines is not None
-        reporter = self.reporter
-        verbose = not reporter.quiet
-        position = engine.hand.current_player
-        acting = engine.seat_of(position)
-        request_line = b""
+        hand = engine.hand
+        position = hand.current_player
+        seats = self.seats
+        count = len(seats)
         button = engine.player0_seat
-        seats = len(self.seats)
-        for seat, connection in enumerate(self.seats):
-            data = lines.line((seat - button) % seats)
+        acting = (position + button) % count
+        request_line = b""
+        for seat in range(count):
+            data = lines.line((seat - button) % count)
             if seat == acting:
                 request_line = data
-            sent = data + CRLF
-            connection.queue(sent)
-            if verbose:
-                reporter.sent(seat, now_us(), sent)
+            seats[seat].queue(data + CRLF)
+        if self._verbose:
+            for seat in range(count):
+                self.reporter.sent(seat, now_us(), lines.line((seat - button) % count) + CRLF)
         self._flush(acting)
         self._sent_us = self.last_sent_us = self._wait_started_us = now_us()
-        self._request = Request(position, engine.hand, engine.deal, request_line)
+        self._request = Request(position, hand, engine.deal, request_line)
         self._acting = acting
         self._arm_watchdog()
 
@@ -176,7 +189,7 @@ class TcpReferee:
         request = self._request
         assert request is not None
         received_us = now_us()
-        if not self.reporter.quiet:
+        if self._verbose:
             self.reporter.received(seat, received_us, line, terminated)
         reply = read_reply(line, terminated, request)
         kind = reply.kind
@@ -231,8 +244,9 @@ class TcpReferee:
             connection.queue(data)
             if verbose:
                 reporter.sent(seat, now_us(), data)
-        for seat in range(len(self.seats)):
-            self._flush(seat)
+        # Not flushed here: each seat's final state goes out with its next write, when it
+        # is next asked to act (or when the match ends), which saves every seat a wake-up
+        # per hand.
         self.last_sent_us = now_us()
         if verbose and engine.hand_number % 100 == 0:
             for seat in range(len(self.seats)):

@@ -1,11 +1,11 @@
 """The ``MATCHSTATE`` lines of one hand, kept up to date action by action.
 
 The dealer sends every position its view after every action, so it needs many lines per
-hand that differ only by the last action. :class:`StateLines` builds them incrementally
-from the pieces of :mod:`acpcbot.matchstate` (the card fields come from
-:func:`~acpcbot.matchstate.format_cards_field`, once per position and round) instead of
-formatting a :class:`~acpcbot.matchstate.MatchState` from scratch every time; a test checks
-every line against :func:`~acpcbot.matchstate.format_match_state`.
+hand that differ only by the last action. :class:`StateLines` builds them incrementally:
+the betting text grows by one action at a time, and the cards are slices of the deal's
+full cards field (:class:`~dealer.cardsfield.CardsLayout`), taken once per position and
+round, instead of formatting a :class:`~acpcbot.matchstate.MatchState` from scratch every
+time; a test checks every line against :func:`~acpcbot.matchstate.format_match_state`.
 
 >>> from acpcbot.cards import parse_cards
 >>> from acpcbot.deal import Deal
@@ -24,32 +24,45 @@ b'MATCHSTATE:0:0:crrc/:7d3d|/5sKs7s'
 from __future__ import annotations
 
 from acpcbot.actions import Action
-from acpcbot.cards import Card
 from acpcbot.deal import Deal
-from acpcbot.matchstate import PREFIX, format_cards_field, view_of
+from acpcbot.matchstate import PREFIX, format_cards_field
 from acpcbot.rules import HandState
+from dealer.cardsfield import CardsLayout
 
 
 class StateLines:
-    """Every position's current ``MATCHSTATE`` line (bytes, no line ending)."""
+    """Every position's current ``MATCHSTATE`` line (bytes, no line ending).
 
-    __slots__ = ("_betting", "_board", "_board_round", "_deal", "_hand", "_heads", "_own", "_round")
+    ``layout`` and ``full_field`` are the deal's cards field and where its pieces are (the
+    dealer has both from :class:`~dealer.dealing.DealStream`); without them they are
+    worked out here.
+    """
 
-    def __init__(self, hand: HandState, deal: Deal) -> None:
+    __slots__ = ("_betting", "_board", "_full", "_hand", "_heads", "_layout", "_own", "_round")
+
+    def __init__(
+        self,
+        hand: HandState,
+        deal: Deal,
+        layout: CardsLayout | None = None,
+        full_field: str | None = None,
+    ) -> None:
+        game = hand.game
+        if layout is None or full_field is None:
+            layout = CardsLayout(game)
+            full_field = format_cards_field(
+                deal.hole_cards, deal.board_by_round(game, game.num_rounds - 1)
+            )
         self._hand = hand
-        self._deal = deal
-        players = range(hand.game.num_players)
+        self._layout = layout
+        self._full = full_field
+        players = range(game.num_players)
         self._heads = [f"{PREFIX}{p}:{hand.hand_number}:" for p in players]
         self._betting = hand.betting_text()
         self._round = hand.round
-        # What each position sees of the hole cards until the hand ends, and the board
-        # cards shown so far (the core's codec formats both, once per hand or round).
-        empty_board: tuple[tuple[Card, ...], ...] = ((),)
-        self._own = [
-            format_cards_field(view_of(hand, deal, p).hole_cards, empty_board) for p in players
-        ]
-        self._board_round = -1
-        self._board = ""
+        # What each position sees of the hole cards until the hand ends, and of the board.
+        self._own = [layout.own_field(full_field, p) for p in players]
+        self._board = layout.board_field(full_field, self._round)
 
     def record(self, action: Action) -> None:
         """Note ``action``, just applied to the hand."""
@@ -58,17 +71,23 @@ class StateLines:
         if round_ != self._round:
             self._betting += "/" * (round_ - self._round)
             self._round = round_
+            self._board = self._layout.board_field(self._full, round_)
 
     def line(self, position: int) -> bytes:
         """What ``position`` is shown now (after the hand: the final view)."""
         hand = self._hand
-        if hand.finished:
-            view = view_of(hand, self._deal, position)
-            cards = format_cards_field(view.hole_cards, view.board)
+        if hand.finished and hand.is_showdown:
+            holes = self._shown_holes(position)
         else:
-            if self._board_round != self._round:
-                board = self._deal.board_by_round(hand.game, self._round)
-                self._board = format_cards_field((), board)
-                self._board_round = self._round
-            cards = self._own[position] + self._board
-        return f"{self._heads[position]}{self._betting}:{cards}".encode("ascii")
+            holes = self._own[position]
+        return f"{self._heads[position]}{self._betting}:{holes}{self._board}".encode("ascii")
+
+    def _shown_holes(self, position: int) -> str:
+        """The hole cards after a showdown (the reference's ``printPlayerHoleCards``): the
+        viewer's own and those of every player who did not fold."""
+        hand = self._hand
+        full = self._full
+        return "|".join(
+            full[start:end] if p == position or not hand.folded[p] else ""
+            for p, (start, end) in enumerate(self._layout.hole_spans)
+        )

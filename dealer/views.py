@@ -64,9 +64,15 @@ class _LazyState(MatchState):
     __hash__ = MatchState.__hash__
 
 
+_new_view = _LazyState.__new__
+_set_taken = _LazyState._taken.__set__  # type: ignore[attr-defined]  # the slot's setter
+"""Creating a view is on the hot path (every action): the slot is set directly, which the
+frozen dataclass's ``__setattr__`` would refuse and ``object.__setattr__`` does slower."""
+
+
 def state_view(hand: HandState, deal: Deal, position: int) -> MatchState:
     """What ``position`` is shown now (an unfinished hand), computed when first read."""
-    state = _LazyState.__new__(_LazyState)
+    state = _new_view(_LazyState)
     round_ = hand.round
-    object.__setattr__(state, "_taken", (hand, deal, position, round_, len(hand.actions[round_])))
+    _set_taken(state, (hand, deal, position, round_, len(hand.actions[round_])))
     return state

@@ -2,27 +2,37 @@
 """Benchmark acpcbot's dealer: hands/s over TCP and in-process, medians of several runs.
 
     python scripts/bench_dealer.py [--hands 100000] [--runs 3]
-        [--clients acpcbot|example] [--example-player PATH] [--reference-dealer PATH]
+        [--clients acpcbot|example|both] [--example-player PATH] [--reference-dealer PATH]
+        [--match-tcp] [--baseline DIR] [--skip-inprocess] [--skip-tcp]
 
-* in-process: our engine with two always-call agents, no sockets;
+* in-process: our engine with two always-call agents, no sockets (each run in a fresh
+  interpreter);
 * TCP: our ``acpc-dealer`` (a subprocess, ``-q``) with two client processes: by default
-  ``acpcbot play ... --agent always-call`` (the acpcbot client), or with ``--clients
-  example`` two ACPC ``example_player`` binaries (give ``--example-player``);
-* the second program, for the ratio: with ``--reference-dealer PATH`` the ACPC reference
-  ``dealer`` runs the same matches with the same clients, in the same run, alternating
-  with ours. This script never builds it: pass the binary you built yourself.
+  ``acpcbot play ... --agent always-call`` (the acpcbot client), with ``--clients example``
+  two ACPC ``example_player`` binaries (give ``--example-player``), with ``both`` each;
+* ``--match-tcp``: ``acpcbot match always-call always-call --transport tcp`` (half 1 only),
+  the dealer and both clients in one process;
+* the second programs, for the ratios, measured in the same run and alternating with ours
+  so that they see the same machine load: with ``--reference-dealer PATH`` the ACPC
+  reference ``dealer`` runs the same matches with the same clients; with ``--baseline DIR``
+  another acpcbot source tree (say a ``git worktree`` of ``main``) runs the in-process and
+  TCP benchmarks with its own code. This script never builds the reference: pass the
+  binaries you built yourself.
 
 The reference dealer listens on every interface, so it is only started when this network
 namespace has no interface but loopback; run the whole script as
 ``unshare -n sh -c 'ip link set lo up; python scripts/bench_dealer.py ...'``.
 
-The dealer's memory (resident set) is sampled during each TCP run and reported at the
-start, middle and end, to show that it stays flat over the run.
+The dealer's memory (resident set) is sampled during each run and reported at 10%, 50%
+and 100% of the last run, to show that it stays flat. The load average is printed at the
+start and the end: on a busy machine every number is lower, the ratios less so.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import os
 import shutil
 import socket
@@ -31,17 +41,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 GAME = "holdem.limit.2p.reverse_blinds.game"
+OURS = "acpcbot"
 
 
 @dataclass
 class Run:
     hands_per_s: float
-    rss_kb: list[int]
-    score: str
+    rss_kb: list[int] = field(default_factory=list)
 
 
 def rss_kb(pid: int) -> int:
@@ -57,6 +68,18 @@ def rss_kb(pid: int) -> int:
 def only_loopback() -> bool:
     """True inside a network namespace whose only interface is loopback."""
     return [name for _, name in socket.if_nameindex()] == ["lo"]
+
+
+def load_average() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def environment(source: str) -> dict[str, str]:
+    """The environment for a subprocess running ``source`` (our tree, or a baseline's)."""
+    env = dict(os.environ)
+    if source != OURS:
+        env["PYTHONPATH"] = source
+    return env
 
 
 def game_file(folder: Path) -> Path:
@@ -76,21 +99,22 @@ def client_commands(kind: str, port: int, example_player: str | None) -> list[st
             "--agent", "always-call"]  # fmt: skip
 
 
-def tcp_run(dealer: list[str], hands: int, seed: int, args: argparse.Namespace) -> Run:
+def tcp_run(dealer: list[str], clients: str, source: str, args: argparse.Namespace) -> Run:
     """One match: the dealer prints its ports, the clients connect, time to SCORE."""
+    env = environment(source)
     with tempfile.TemporaryDirectory() as folder:
         game_file(Path(folder))
         started = time.perf_counter()
         process = subprocess.Popen(
-            [*dealer, "bench", GAME, str(hands), str(seed), "A", "B", "-q"],
-            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [*dealer, "bench", GAME, str(args.hands), str(args.seed), "A", "B", "-q"],
+            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
         )  # fmt: skip
         assert process.stdout is not None
         ports = [int(p) for p in process.stdout.readline().split()]
         quiet = subprocess.DEVNULL
-        commands = [client_commands(args.clients, port, args.example_player) for port in ports]
-        clients = [
-            subprocess.Popen(command, cwd=folder, stdout=quiet, stderr=quiet)
+        commands = [client_commands(clients, port, args.example_player) for port in ports]
+        running = [
+            subprocess.Popen(command, cwd=folder, stdout=quiet, stderr=quiet, env=env)
             for command in commands
         ]
         samples = []
@@ -99,37 +123,71 @@ def tcp_run(dealer: list[str], hands: int, seed: int, args: argparse.Namespace) 
             time.sleep(0.2)
         elapsed = time.perf_counter() - started
         score = process.stdout.read().strip()
-        for client in clients:
+        for client in running:
             client.wait(timeout=30)
     if process.returncode != 0 or not score.startswith("SCORE"):
         raise SystemExit(f"{dealer[0]} failed (status {process.returncode})")
-    return Run(hands / elapsed, [s for s in samples if s], score)
+    return Run(args.hands / elapsed, [s for s in samples if s])
 
 
-def inprocess_run(hands: int, seed: int) -> Run:
-    from acpcbot.game import bundled_game
-    from agents.registry import create_agent
-    from dealer.config import MatchConfig
-    from dealer.engine import MatchEngine
-    from dealer.inprocess import play_in_process
-    from dealer.matchlog import MatchLog
+INPROCESS = """
+import json, os, sys, tempfile, time
+from pathlib import Path
+from acpcbot.game import bundled_game
+from agents.registry import create_agent
+from dealer.config import MatchConfig
+from dealer.engine import MatchEngine
+from dealer.inprocess import play_in_process
+from dealer.matchlog import MatchLog
 
-    config = MatchConfig("bench", bundled_game(), GAME, hands, seed, ("A", "B"))
-    samples: list[int] = []
+hands, seed = int(sys.argv[1]), int(sys.argv[2])
+config = MatchConfig("bench", bundled_game(), "GAME", hands, seed, ("A", "B"))
+samples = []
 
-    def sample(engine: MatchEngine) -> None:
-        if engine.hand_number % (hands // 20 or 1) == 0:
-            samples.append(rss_kb(os.getpid()))
+def rss_kb():
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
-    with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "b.log", "wb") as file:
-        log = MatchLog(file)
-        log.header(config.header)
-        engine = MatchEngine(config, log=log)
-        players = [create_agent("always-call"), create_agent("always-call")]
-        started = time.perf_counter()
-        score = play_in_process(engine, players, after_hand=sample)
-        elapsed = time.perf_counter() - started
-    return Run(hands / elapsed, samples, score)
+def sample(engine):
+    if engine.hand_number % (hands // 20 or 1) == 0:
+        samples.append(rss_kb())
+
+with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "b.log", "wb") as file:
+    log = MatchLog(file)
+    log.header(config.header)
+    engine = MatchEngine(config, log=log)
+    players = [create_agent("always-call"), create_agent("always-call")]
+    started = time.perf_counter()
+    play_in_process(engine, players, after_hand=sample)
+    elapsed = time.perf_counter() - started
+print(json.dumps({"hands_per_s": hands / elapsed, "rss_kb": samples}))
+""".replace("GAME", GAME)
+
+
+def inprocess_run(source: str, args: argparse.Namespace) -> Run:
+    """Our engine (or the baseline's) in a fresh interpreter; timed from the first deal."""
+    done = subprocess.run(
+        # -P: the current folder must not shadow the source tree under test.
+        [sys.executable, "-P", "-c", INPROCESS, str(args.hands), str(args.seed)],
+        env=environment(source), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    result = json.loads(done.stdout)
+    return Run(result["hands_per_s"], result["rss_kb"])
+
+
+def match_tcp_run(source: str, args: argparse.Namespace) -> Run:
+    """``acpcbot match --transport tcp``: the dealer and both clients in one process."""
+    acpcbot = str(Path(sys.executable).with_name("acpcbot"))
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [acpcbot, "match", "always-call", "always-call", "--transport", "tcp",
+             "--no-duplicate", "--hands", str(args.hands), "--seed", str(args.seed),
+             "--out", folder, "--json"],
+            env=environment(source), capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    return Run(json.loads(done.stdout)["hands_per_second"])
 
 
 def report(name: str, runs: list[Run]) -> float:
@@ -141,10 +199,9 @@ def report(name: str, runs: list[Run]) -> float:
     if rss:  # from a tenth of the run on: after imports and the evaluator's first load
         tenth = rss[len(rss) // 10]
         memory = (
-            f"; RSS at 10%/50%/100% of the last run {tenth:,}/{rss[len(rss) // 2]:,}/"
-            f"{rss[-1]:,} kB (first sample {rss[0]:,})"
+            f"; RSS at 10%/50%/100% of the last run {tenth:,}/{rss[len(rss) // 2]:,}/{rss[-1]:,} kB"
         )
-    print(f"{name:<34} median {median:>9,.0f} hands/s  (runs: {shown}){memory}")
+    print(f"{name:<52} median {median:>9,.0f} hands/s  (runs: {shown}){memory}")
     return median
 
 
@@ -153,17 +210,19 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--clients", choices=["acpcbot", "example"], default="acpcbot")
+    parser.add_argument("--clients", choices=["acpcbot", "example", "both"], default="acpcbot")
     parser.add_argument("--example-player", help="path of the ACPC example_player binary")
     parser.add_argument("--reference-dealer", help="path of the ACPC reference dealer binary")
+    parser.add_argument("--baseline", help="another acpcbot source tree to compare with")
+    parser.add_argument("--match-tcp", action="store_true", help="also time acpcbot match tcp")
     parser.add_argument("--skip-inprocess", action="store_true")
     parser.add_argument("--skip-tcp", action="store_true")
     args = parser.parse_args()
-    if args.clients == "example" and not args.example_player:
-        parser.error("--clients example needs --example-player")
+    if args.clients != "acpcbot" and not args.example_player:
+        parser.error(f"--clients {args.clients} needs --example-player")
     if args.reference_dealer and not only_loopback():
         parser.error("the reference dealer binds every interface: run inside `unshare -n`")
-    ours = [str(Path(sys.executable).with_name("acpc-dealer"))]
+    sources = [OURS] + ([str(Path(args.baseline).resolve())] if args.baseline else [])
     try:
         import uvloop  # noqa: F401
 
@@ -171,23 +230,62 @@ def main() -> int:
     except ImportError:
         loop = "asyncio (install the 'fast' extra for uvloop)"
     print(f"{args.hands:,} hands per run, {args.runs} runs, seed {args.seed}; event loop: {loop}")
+    print(f"load average (1/5/15 min) at the start: {load_average()}")
+
+    def label(source: str) -> str:
+        return "" if source == OURS else " [baseline]"
 
     if not args.skip_inprocess:
-        report("in-process, always-call x2", [inprocess_run(args.hands, args.seed)
-                                               for _ in range(args.runs)])  # fmt: skip
-    if not args.skip_tcp:
-        clients = "always-call via acpcbot play" if args.clients == "acpcbot" else "example_player"
-        ours_runs: list[Run] = []
-        reference_runs: list[Run] = []
+        runs: dict[str, list[Run]] = {source: [] for source in sources}
         for _ in range(args.runs):  # alternate, so both see the same machine load
-            ours_runs.append(tcp_run(ours, args.hands, args.seed, args))
-            if args.reference_dealer:
-                reference_runs.append(tcp_run([args.reference_dealer], args.hands, args.seed, args))
-        mine = report(f"TCP, acpc-dealer, {clients}", ours_runs)
-        if reference_runs:
-            theirs = report(f"TCP, reference dealer, {clients}", reference_runs)
-            print(f"ratio acpc-dealer / reference dealer: {mine / theirs:.2f}")
+            for source in sources:
+                runs[source].append(inprocess_run(source, args))
+        medians = {s: report(f"in-process, always-call x2{label(s)}", r) for s, r in runs.items()}
+        if args.baseline:
+            print(f"ratio in-process / baseline: {medians[OURS] / medians[sources[1]]:.2f}")
+    if not args.skip_tcp:
+        tcp_benchmarks(args, sources, label)
+    print(f"load average (1/5/15 min) at the end: {load_average()}")
     return 0
+
+
+def tcp_benchmarks(
+    args: argparse.Namespace, sources: list[str], label: Callable[[str], str]
+) -> None:
+    ours = [str(Path(sys.executable).with_name("acpc-dealer"))]
+    kinds = ["acpcbot", "example"] if args.clients == "both" else [args.clients]
+    clients = {"acpcbot": "always-call via acpcbot play", "example": "example_player"}
+    reference = {kind: f"TCP, reference dealer, {clients[kind]}" for kind in kinds}
+    # Every benchmark by name, with how to run it once: ours first, then the second programs.
+    plans: dict[str, Callable[[], Run]] = {}
+    for kind in kinds:
+        for source in sources:
+            name = f"TCP, acpc-dealer, {clients[kind]}{label(source)}"
+            plans[name] = functools.partial(tcp_run, ours, kind, source, args)
+        if args.reference_dealer:
+            plans[reference[kind]] = functools.partial(
+                tcp_run, [args.reference_dealer], kind, OURS, args
+            )
+    if args.match_tcp:
+        for source in sources:
+            name = f"acpcbot match --transport tcp (one process){label(source)}"
+            plans[name] = functools.partial(match_tcp_run, source, args)
+    runs: dict[str, list[Run]] = {name: [] for name in plans}
+    for _ in range(args.runs):  # alternate, so that all see the same machine load
+        for name, run in plans.items():
+            runs[name].append(run())
+    medians = {name: report(name, results) for name, results in runs.items()}
+    c_reference = medians.get(reference.get("example", ""))
+    for name, median in medians.items():
+        if name in reference.values():
+            continue
+        if c_reference:
+            print(f"ratio {name} / reference dealer with example_player: "
+                  f"{median / c_reference:.2f}")  # fmt: skip
+        for kind in kinds:
+            same = medians.get(reference[kind])
+            if kind != "example" and same and clients[kind] in name:
+                print(f"ratio {name} / reference dealer with the same clients: {median / same:.2f}")
 
 
 if __name__ == "__main__":

@@ -8,28 +8,30 @@ trouble becomes an :class:`~acpcbot.errors.AcpcError` with a message a user can 
 
     async with connect("127.0.0.1", 18791, connect_timeout=10, read_timeout=900) as dealer:
         await dealer.send(b"VERSION:2.0.0\\r\\n")
-        async for line in dealer:
-            ...
+        async for lines in dealer.batches():
+            for line in lines:
+                dealer.write(...)
+            await dealer.drain()
 
 A match is tens of thousands of tiny messages, so this layer is a bare
-:class:`asyncio.Protocol` (framing as bytes arrive, no stream buffer copies) and the read
+:class:`asyncio.Protocol` (framing as bytes arrive, no stream buffer copies), the read
 timeout is one deadline per connection that moves with every wait, rather than an
-``asyncio.timeout`` per read (whose timer costs about as much as decoding a state).
+``asyncio.timeout`` per read (whose timer costs about as much as decoding a state), and
+the lines come in batches (all that one read completed) so that the event loop runs once
+per read rather than once per line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import cast
 
 from acpcbot.errors import (
     ConnectError,
     ConnectionLostError,
     DealerTimeoutError,
-    ProtocolError,
 )
 from acpcbot.framing import LineBuffer, LineTooLongError, is_comment
 
@@ -45,16 +47,20 @@ class _LineProtocol(asyncio.Protocol):
         self.peer = peer
         self.read_timeout = read_timeout
         self.buffer = LineBuffer()
-        self.lines: deque[bytes] = deque()
+        self.lines: list[bytes] = []
+        """Lines received and not yet taken (:meth:`DealerConnection.batches` takes all)."""
         self.transport: asyncio.Transport | None = None
         self.ended = False
-        self.error: ProtocolError | None = None
+        self.error: Exception | None = None
         self._loop = asyncio.get_running_loop()
         self._waiter: asyncio.Future[None] | None = None
         self._wait_started = 0.0
         self._deadline: asyncio.TimerHandle | None = None
         self._write_paused: asyncio.Future[None] | None = None
         self.read_paused = False
+        self.handler: Callable[[list[bytes]], None] | None = None
+        """Called with each read's lines instead of queueing them (see
+        :meth:`DealerConnection.serve`)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -68,6 +74,9 @@ class _LineProtocol(asyncio.Protocol):
             self._end(LineTooLongError(f"{self.peer} sent a line that is too long: {exc}"))
             assert self.transport is not None
             self.transport.abort()
+            return
+        if self.handler is not None:
+            self._handle([line for line in lines if not is_comment(line)])
             return
         append = self.lines.append
         for line in lines:
@@ -98,13 +107,31 @@ class _LineProtocol(asyncio.Protocol):
         if self._write_paused is not None and not self._write_paused.done():
             self._write_paused.set_result(None)
 
+    def _handle(self, lines: list[bytes]) -> None:
+        assert self.handler is not None
+        if lines:
+            try:
+                self.handler(lines)
+            except Exception as exc:  # the match is over: the waiting side raises it
+                self._end(exc)
+                assert self.transport is not None
+                self.transport.close()
+                return
+        # Handled within this callback, so the client is waiting for the dealer again.
+        self._wait_started = self._loop.time()
+
     def pause_writing(self) -> None:
         self._write_paused = self._loop.create_future()
+        if self.handler is not None and self.transport is not None:
+            # A handler cannot wait: stop reading (so stop answering) until the dealer reads.
+            self.transport.pause_reading()
 
     def resume_writing(self) -> None:
         if self._write_paused is not None and not self._write_paused.done():
             self._write_paused.set_result(None)
         self._write_paused = None
+        if self.handler is not None and self.transport is not None:
+            self.transport.resume_reading()
 
     async def wait_for_data(self) -> None:
         """Wait until a line, the end or an error arrives (or the read deadline passes)."""
@@ -122,7 +149,7 @@ class _LineProtocol(asyncio.Protocol):
         if self._write_paused is not None:
             await self._write_paused
 
-    def _end(self, error: ProtocolError | None) -> None:
+    def _end(self, error: Exception | None) -> None:
         if error is not None and self.error is None:
             self.error = error
         self.ended = True
@@ -168,24 +195,59 @@ class DealerConnection:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[bytes]:
+        async for lines in self.batches():
+            for line in lines:
+                yield line
+
+    async def batches(self) -> AsyncIterator[list[bytes]]:
+        """The lines as they arrive: every line received since the last batch, in order."""
         protocol = self._protocol
-        lines = protocol.lines
         while True:
-            while lines:
-                yield lines.popleft()
+            if protocol.lines:
+                lines = protocol.lines
+                protocol.lines = []
+                yield lines
+                continue
             if protocol.error is not None:
                 raise protocol.error
             if protocol.ended:
                 return
             await protocol.wait_for_data()
 
+    async def serve(self, handler: Callable[[list[bytes]], None]) -> None:
+        """Call ``handler`` with the lines of every read, right in the event loop's read
+        callback (no task switch per read), until the dealer ends the connection; raise
+        what ended it, as iterating would. ``handler`` must not block: it may :meth:`write`
+        but not wait, and whatever it raises ends the connection and is raised here."""
+        protocol = self._protocol
+        if protocol.lines:  # what arrived before
+            lines = protocol.lines
+            protocol.lines = []
+            handler(lines)
+        protocol.handler = handler
+        try:
+            while not protocol.ended:
+                await protocol.wait_for_data()
+        finally:
+            protocol.handler = None
+        if protocol.error is not None:
+            raise protocol.error
+
     async def send(self, data: bytes) -> None:
-        """Write ``data`` (one or more whole lines)."""
+        """Write ``data`` (one or more whole lines) and wait until it may write more."""
+        self.write(data)
+        await self.drain()
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` (one or more whole lines) without waiting; :meth:`drain` after."""
         if self._transport.is_closing():
             raise self._protocol.error or ConnectionLostError(
                 f"{self.peer} closed the connection before the client could answer"
             )
         self._transport.write(data)
+
+    async def drain(self) -> None:
+        """Wait while the transport's write buffer is too full (the dealer is not reading)."""
         await self._protocol.writable()
 
     def close(self) -> None:

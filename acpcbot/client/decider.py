@@ -16,7 +16,7 @@ import time
 
 from acpcbot.actions import CALL, Action
 from acpcbot.matchstate import MatchState
-from acpcbot.player import HandResult, Player
+from acpcbot.player import HandResult, Player, overrides_hook
 from acpcbot.rules import HandState
 from acpcbot.telemetry import get_logger
 
@@ -33,6 +33,10 @@ class Decider(abc.ABC):
         self.player = player
         self.decisions = 0
         self.fallbacks = 0
+        self.observes = overrides_hook(player, "observe")
+        """Whether the player's ``observe`` does anything: when not, the client need not
+        call :meth:`observe`."""
+        self._ends_hands = overrides_hook(player, "end_hand")
 
     @abc.abstractmethod
     def observe(self, state: MatchState, hand: HandState) -> None:
@@ -92,14 +96,21 @@ class InlineDecider(Decider):
             log.error("agent_failed", call="observe", hand=state.hand_number, exc_info=exc)
 
     async def decide(self, state: MatchState, hand: HandState) -> Action:
+        return self.decide_now(state, hand)
+
+    def decide_now(self, state: MatchState, hand: HandState) -> Action:
+        """:meth:`decide` without a coroutine (the client's hot path)."""
         try:
-            self.player.observe(state, hand)
+            if self.observes:
+                self.player.observe(state, hand)
             action = self.player.act(state, hand)
         except Exception as exc:
             return self._failed(state, exc)
         return self._legal(action, state, hand)
 
     def end_hand(self, result: HandResult) -> None:
+        if not self._ends_hands:
+            return
         try:
             self.player.end_hand(result)
         except Exception as exc:
@@ -141,11 +152,13 @@ class ThreadedDecider(Decider):
         return self._legal(job.result(), state, hand)
 
     def _observe_and_act(self, state: MatchState, hand: HandState) -> Action:
-        self.player.observe(state, hand)
+        if self.observes:
+            self.player.observe(state, hand)
         return self.player.act(state, hand)
 
     def end_hand(self, result: HandResult) -> None:
-        self._worker.post(self.player.end_hand, result)
+        if self._ends_hands:
+            self._worker.post(self.player.end_hand, result)
 
     async def finish(self) -> None:
         """Let the player see the last hand's end; a player still busy past the budget

@@ -12,13 +12,14 @@ import time
 from dataclasses import dataclass
 
 from acpcbot.client.connection import DealerConnection, connect
-from acpcbot.client.decider import Decider, make_decider
+from acpcbot.client.decider import Decider, InlineDecider, make_decider
 from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, VERSION_LINE
 from acpcbot.client.tracker import HandTracker, final_values
 from acpcbot.errors import BadStateError, ConnectionLostError, MatchStateError
 from acpcbot.game import Game
-from acpcbot.matchstate import clip_line
+from acpcbot.matchstate import MatchState, clip_line
 from acpcbot.player import HandResult, MatchInfo, Player
+from acpcbot.rules import HandState
 from acpcbot.telemetry import get_logger
 
 log = get_logger("client")
@@ -118,30 +119,30 @@ async def play_match(
 async def _play(
     dealer: DealerConnection, tracker: HandTracker, decider: Decider
 ) -> tuple[int, float]:
-    """The per-line loop; returns (hands, chips). Kept lean: it runs ~10 times per hand."""
-    hands = 0
-    chips = 0.0
-    advance = tracker.advance
-    observe = decider.observe
-    async for line in dealer:
-        text = line.decode("latin-1")
-        try:
-            state, hand = advance(text)
-            if hand.finished:
-                observe(state, hand)
-                result = HandResult(state, final_values(state, hand))
-                decider.end_hand(result)
-                hands += 1
-                chips += result.value
-            elif hand.current_player == state.position:
-                action = await decider.decide(state, hand)
-                await dealer.send(b"%s:%s\r\n" % (line, str(action).encode("ascii")))
-            else:
-                observe(state, hand)
-        except MatchStateError as exc:
-            shown = clip_line(text)
-            what = "a bad state" if shown in str(exc) else f"a bad state {shown!r}"
-            raise BadStateError(f"{dealer.peer} sent {what}: {exc}") from None
+    """The match loop; returns (hands, chips). Kept lean: it runs ~10 times per hand."""
+    session = _Session(tracker, decider, dealer.peer)
+    take = session.take
+    write = dealer.write
+    if isinstance(decider, InlineDecider):
+        # A player that decides instantly is asked right in the connection's read callback:
+        # no task switch and no coroutine per line.
+        decide_now = decider.decide_now
+
+        def answer(lines: list[bytes]) -> None:
+            for line in lines:
+                turn = take(line)
+                if turn is not None:
+                    write(b"%s:%s\r\n" % (line, str(decide_now(*turn)).encode("ascii")))
+
+        await dealer.serve(answer)
+    else:
+        async for lines in dealer.batches():
+            for line in lines:
+                turn = take(line)
+                if turn is not None:
+                    action = await decider.decide(*turn)
+                    write(b"%s:%s\r\n" % (line, str(action).encode("ascii")))
+            await dealer.drain()
     if tracker.in_hand:
         current = tracker.state
         assert current is not None
@@ -149,7 +150,46 @@ async def _play(
             f"{dealer.peer} closed the connection in the middle of hand "
             f"{current.hand_number} (last state {str(current)!r})"
         )
-    return hands, chips
+    return session.hands, session.chips
+
+
+class _Session:
+    """What the client does with each line: decode it, show it to the player, and count
+    the hands and chips; the player's turns are handed back to the loop."""
+
+    __slots__ = ("_advance", "_decider", "_observes", "_peer", "chips", "hands")
+
+    def __init__(self, tracker: HandTracker, decider: Decider, peer: str) -> None:
+        self._advance = tracker.advance
+        self._decider = decider
+        self._observes = decider.observes
+        self._peer = peer
+        self.hands = 0
+        self.chips = 0.0
+
+    def take(self, line: bytes) -> tuple[MatchState, HandState] | None:
+        """Handle one line; the state and betting if the player is to act on it."""
+        text = line.decode("latin-1")
+        try:
+            state, hand = self._advance(text)
+            if hand.finished:
+                decider = self._decider
+                if self._observes:
+                    decider.observe(state, hand)
+                result = HandResult(state, final_values(state, hand))
+                decider.end_hand(result)
+                self.hands += 1
+                self.chips += result.value
+                return None
+            if hand.current_player == state.position:
+                return state, hand
+            if self._observes:
+                self._decider.observe(state, hand)
+            return None
+        except MatchStateError as exc:
+            shown = clip_line(text)
+            what = "a bad state" if shown in str(exc) else f"a bad state {shown!r}"
+            raise BadStateError(f"{self._peer} sent {what}: {exc}") from None
 
 
 def _fields(summary: MatchSummary) -> dict[str, float]:

@@ -24,7 +24,7 @@ the full decoder runs, so error messages are the decoder's.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action
 from acpcbot.cards import Card
@@ -40,6 +40,7 @@ from acpcbot.matchstate import (
     parse_betting,
     parse_card_group,
     parse_cards_field,
+    parse_hole_cards,
 )
 from acpcbot.rules import HandState
 
@@ -53,16 +54,20 @@ class HandTracker:
     state and must not be used again (the connection is over anyway).
     """
 
-    __slots__ = ("_betting_text", "_cards_text", "_game", "_hand", "_head", "_state")
+    __slots__ = ("_cards_text", "_game", "_hand", "_head", "_limit", "_prefix", "_seen", "_state")
 
     def __init__(self, game: Game) -> None:
         self._game = game
+        self._limit = game.is_limit
         self._state: MatchState | None = None
         self._hand: HandState | None = None
         self._head = ""
         """``MATCHSTATE:<position>:<hand>:`` of the current hand."""
-        self._betting_text = ""
+        self._prefix = ""
+        """The head and the betting of the last state: a line that extends it starts so."""
         self._cards_text = ""
+        self._seen: set[Card] = set()
+        """The viewer's hole cards and the board cards shown so far."""
 
     @property
     def in_hand(self) -> bool:
@@ -100,7 +105,9 @@ class HandTracker:
                 )
         self._state, self._hand = state, hand
         self._head = f"{PREFIX}{state.position}:{state.hand_number}:"
-        _, _, _, self._betting_text, self._cards_text = text.split(":")
+        _, _, _, betting_text, self._cards_text = text.split(":")
+        self._prefix = self._head + betting_text
+        self._seen = {*state.own_cards, *state.board_cards}
         return state, hand
 
     def _reject(self, text: str) -> NoReturn:
@@ -115,44 +122,46 @@ class HandTracker:
     def _extend(self, text: str, hand: HandState) -> tuple[MatchState, HandState] | None:
         """Apply the actions ``text`` adds to the current hand; ``None`` if it is not an
         extension that the full decoder would accept."""
-        rest = text[len(self._head) :]
-        betting_text, sep, cards_text = rest.partition(":")
-        previous_betting = self._betting_text
-        if (
-            not sep
-            or ":" in cards_text
-            or len(betting_text) <= len(previous_betting)
-            or not betting_text.startswith(previous_betting)
-        ):
+        # Hot path (most lines of a match): the line must start with the previous one's
+        # head and betting, so only the new actions and the cards need reading.
+        prefix = self._prefix
+        if not text.startswith(prefix):
             return None
-        groups = self._new_actions(betting_text[len(previous_betting) :])
-        if groups is None:
+        suffix, sep, cards_text = text[len(prefix) :].partition(":")
+        if not sep:
+            return None
+        new = _limit_suffix(suffix) if self._limit else _nolimit_suffix(suffix)
+        if new is None:
             return None
         previous = self._state
         assert previous is not None
-        text_round = previous.round
+        round_before = len(previous.betting) - 1
         try:
-            for i, actions in enumerate(groups):
-                if i:
-                    text_round += 1
-                for action in actions:
-                    if hand.round != text_round:
-                        return None
-                    hand.apply(action)
+            for offset, action in new.steps:
+                if hand.round != round_before + offset:
+                    return None
+                hand.apply(action)  # the rules decide every new action
         except IllegalActionError:
             return None
+        text_round = round_before + len(new.groups) - 1
         if hand.round != text_round:
             return None
-
-        cards = self._cards(cards_text, text_round, hand.finished, text)
-        if cards is None:
-            return None
-        hole_cards, board = cards
+        if cards_text == self._cards_text and text_round == round_before:
+            hole_cards, board = previous.hole_cards, previous.board
+        else:
+            cards = self._cards(cards_text, text_round, hand.finished, text)
+            if cards is None:
+                return None
+            hole_cards, board = cards
         old = previous.betting
-        betting = (*old[:-1], old[-1] + groups[0], *groups[1:])
+        groups = new.groups
+        if len(groups) == 1:
+            betting = (*old[:-1], old[-1] + groups[0])
+        else:
+            betting = (*old[:-1], old[-1] + groups[0], *groups[1:])
         state = MatchState(previous.position, previous.hand_number, betting, hole_cards, board)
         self._state = state
-        self._betting_text = betting_text
+        self._prefix = prefix + suffix
         return state, hand
 
     def _cards(
@@ -163,15 +172,17 @@ class HandTracker:
         previous = self._state
         assert previous is not None
         known = self._cards_text
-        if cards_text == known and text_round == previous.round:
-            return previous.hole_cards, previous.board
+        previous_round = len(previous.betting) - 1
+        if cards_text == known:
+            # A new round always shows a new board group, if only an empty one.
+            return (previous.hole_cards, previous.board) if text_round == previous_round else None
         if cards_text.startswith(known) and cards_text[len(known) : len(known) + 1] == "/":
             groups = cards_text[len(known) + 1 :].split("/")
-            if len(groups) != text_round - previous.round:
+            if len(groups) != text_round - previous_round:
                 return None
             board = list(previous.board)
-            seen = {*previous.board_cards, *previous.own_cards}
-            for round_, group in enumerate(groups, start=previous.round + 1):
+            seen = self._seen
+            for round_, group in enumerate(groups, start=previous_round + 1):
                 try:
                     cards = parse_card_group(group, "board cards")
                 except MatchStateError:
@@ -186,6 +197,15 @@ class HandTracker:
                 board.append(cards)
             self._cards_text = cards_text
             return previous.hole_cards, tuple(board)
+        board_text = known[known.find("/") :] if "/" in known else ""
+        if text_round == previous_round and cards_text.endswith(board_text):
+            # The same board: a showdown shows the other hands.
+            holes_text = cards_text[: len(cards_text) - len(board_text)]
+            hole_cards = self._revealed(holes_text, finished, text)
+            if hole_cards is None:
+                return None
+            self._cards_text = cards_text
+            return hole_cards, previous.board
         try:
             hole_cards, board_groups = parse_cards_field(cards_text, self._game, text_round + 1)
             check_hole_cards_view(hole_cards, previous.position, finished, text)
@@ -199,32 +219,78 @@ class HandTracker:
         self._cards_text = cards_text
         return hole_cards, board_groups
 
-    def _new_actions(self, suffix: str) -> tuple[tuple[Action, ...], ...] | None:
-        """The actions of a betting suffix grouped by round (the first group continues the
-        previous round), or ``None`` if the suffix does not parse."""
-        if self._game.is_limit:
-            if len(suffix) == 1:  # the usual case: one more action
-                action = _LIMIT_ACTIONS.get(suffix)
-                return None if action is None else ((action,),)
-            groups: list[tuple[Action, ...]] = []
-            current: list[Action] = []
-            for char in suffix:
-                if char == "/":
-                    groups.append(tuple(current))
-                    current = []
-                    continue
-                action = _LIMIT_ACTIONS.get(char)
-                if action is None:
-                    return None
-                current.append(action)
-            groups.append(tuple(current))
-            return tuple(groups)
-        if suffix[0].isdigit():  # it would change the size of the previous raise
-            return None
+    def _revealed(
+        self, holes_text: str, finished: bool, text: str
+    ) -> tuple[tuple[Card, ...], ...] | None:
+        """The hole cards when only they changed (the board did not), or ``None``."""
+        previous = self._state
+        assert previous is not None
+        position = previous.position
         try:
-            return parse_betting(suffix)
+            hole_cards = parse_hole_cards(holes_text, self._game, text)
+            check_hole_cards_view(hole_cards, position, finished, text)
         except MatchStateError:
             return None
+        others = [c for p, cards in enumerate(hole_cards) if p != position for c in cards]
+        if (
+            hole_cards[position] != previous.own_cards
+            or not self._seen.isdisjoint(others)
+            or len(set(others)) != len(others)
+        ):
+            return None
+        return hole_cards
+
+
+class _Suffix(NamedTuple):
+    """The actions a line adds to the betting."""
+
+    groups: tuple[tuple[Action, ...], ...]
+    """By round; the first group continues the previous round."""
+    steps: tuple[tuple[int, Action], ...]
+    """Each action with the index of its group (its round, counted from the previous)."""
+
+
+def _suffix(groups: tuple[tuple[Action, ...], ...]) -> _Suffix:
+    return _Suffix(groups, tuple((i, a) for i, actions in enumerate(groups) for a in actions))
+
+
+_LIMIT_SUFFIXES: dict[str, _Suffix] = {}
+"""Limit betting suffixes already read (a match repeats a handful: ``c``, ``r``, ``c/`` ...)."""
+
+
+def _limit_suffix(text: str) -> _Suffix | None:
+    """The actions of a limit betting suffix, or ``None`` if it does not parse."""
+    known = _LIMIT_SUFFIXES.get(text)
+    if known is not None:
+        return known
+    if not text:
+        return None
+    rounds: list[tuple[Action, ...]] = []
+    current: list[Action] = []
+    for char in text:
+        if char == "/":
+            rounds.append(tuple(current))
+            current = []
+            continue
+        action = _LIMIT_ACTIONS.get(char)
+        if action is None:
+            return None
+        current.append(action)
+    rounds.append(tuple(current))
+    suffix = _suffix(tuple(rounds))
+    if len(_LIMIT_SUFFIXES) < 4096:  # bounded, whatever a dealer sends
+        _LIMIT_SUFFIXES[text] = suffix
+    return suffix
+
+
+def _nolimit_suffix(text: str) -> _Suffix | None:
+    """The actions of a no-limit betting suffix, or ``None`` if it does not parse."""
+    if not text or text[0].isdigit():  # it would change the size of the previous raise
+        return None
+    try:
+        return _suffix(parse_betting(text))
+    except MatchStateError:
+        return None
 
 
 def final_values(state: MatchState, hand: HandState) -> tuple[float, ...]:

@@ -13,7 +13,7 @@ from structlog.testing import capture_logs
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.client import MatchSummary, play_match
-from acpcbot.errors import ConnectError
+from acpcbot.errors import BadStateError, ConnectError
 from acpcbot.game import Game
 from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView
@@ -233,3 +233,29 @@ def test_golden_on_uvloop(match_dir: Path, limit_game: Game) -> None:
     summary = run(_play(dealer, create_agent("hash"), limit_game), uvloop=True)
     assert bytes(dealer.received) == script.from_player
     assert summary.chips == SEAT_CHIPS[1]
+
+
+class InstantHash(SlowOnceHash):
+    decides_instantly = True
+
+
+@pytest.mark.parametrize("instant", [True, False], ids=["inline", "worker-thread"])
+async def test_a_bad_state_after_good_ones_ends_the_match(limit_game: Game, instant: bool) -> None:
+    """Both ways of running a player (in the read callback, or on its worker thread) answer
+    the states before the bad one and then stop with the decoder's error."""
+    answers: list[bytes] = []
+
+    async def dealer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()  # VERSION
+        writer.write(b"MATCHSTATE:1:0::|2hAc\r\n")
+        answers.append(await reader.readline())
+        writer.write(b"MATCHSTATE:1:0:c:|2hAc\r\nMATCHSTATE:1:0:cx:|2hAc\r\n")
+        await reader.read()
+        writer.close()
+
+    player = InstantHash() if instant else SlowOnceHash(delay=0.0)
+    async with serving(dealer) as port:
+        with pytest.raises(BadStateError, match="bad action 'x' in betting 'cx'"):
+            await play_match("127.0.0.1", port, player, game=limit_game, read_timeout=5)
+    assert answers == [b"MATCHSTATE:1:0::|2hAc:c\r\n"]
+    assert player.observed == 2  # the first state and the one after its own action

@@ -62,6 +62,14 @@ def test_number_format_matches_printf_trimmed() -> None:
     ]
 
 
+def test_whole_numbers_print_as_by_the_general_path() -> None:
+    # format_number looks small whole numbers up in a table; printf's %.6f decides.
+    for number in [*range(-1200, 1201), 10**6, -(10**9)]:
+        for value in (number, float(number)):
+            assert format_number(value) == (f"{value:.6f}".rstrip("0").rstrip(".") or "0")
+    assert format_number(2.5) == "2.5" and format_number(-1e-7) == "0"
+
+
 @pytest.mark.parametrize(
     "line",
     [

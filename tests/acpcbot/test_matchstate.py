@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.cards import parse_cards
@@ -13,6 +16,7 @@ from acpcbot.matchstate import (
     decode_match_state,
     format_match_state,
     parse_betting,
+    parse_card_group,
     parse_match_state,
     view_of,
 )
@@ -123,3 +127,16 @@ def test_parse_betting_is_syntactic() -> None:
     assert parse_betting("cr/") == ((Action(ActionType.CALL), Action(ActionType.RAISE)), ())
     with pytest.raises(MatchStateError):
         parse_betting("ck")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="23456789TJQKAtjqkacdhsCDHS|/:x", max_size=12))
+def test_card_groups_accept_exactly_canonical_cards(text: str) -> None:
+    # The look-up table against the spelling it stands for: rank then suit, canonical case.
+    canonical = re.fullmatch(r"(?:[2-9TJQKA][cdhs])*", text) is not None
+    try:
+        cards = parse_card_group(text, "cards")
+    except MatchStateError:
+        assert not canonical
+        return
+    assert canonical and cards == parse_cards(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -186,6 +188,7 @@ def test_apply_coerced_and_the_cached_counts_agree_with_a_fresh_look(
             ]  # fmt: skip
             assert hand.num_acting_players() == len(acting)
             assert hand.current_player in acting
+            assert hand.current_player == _current_player_by_scan(hand)
             assert hand._num_called == _num_called_by_scan(hand)
             clone = hand.copy()
             proposed = rng.choice(
@@ -215,3 +218,75 @@ def _num_called_by_scan(hand: HandState) -> int:
         if action.type is ActionType.CALL and spent[p] < stack[p]:
             called += 1
     return called
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands(), st.sampled_from([FOLD, CALL, RAISE, None]))
+def test_limit_apply_coerced_fast_paths_agree_with_coerce_then_apply(
+    hand: HandState, proposed: Action | None
+) -> None:
+    _check_apply_coerced(hand, proposed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    random_hands(NOLIMIT), st.sampled_from([FOLD, CALL, RAISE, None, Action(ActionType.RAISE, 500)])
+)
+def test_nolimit_apply_coerced_agrees_with_coerce_then_apply(
+    hand: HandState, proposed: Action | None
+) -> None:
+    _check_apply_coerced(hand, proposed)
+
+
+THREE_SHORT_STACKS = dataclasses.replace(
+    LIMIT, num_players=3, stack=(35, 60, 200), blind=(5, 10, 0), first_player=(2, 0, 0, 0)
+)
+"""Folds and all-ins among three players: the next player is often not the one after."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands(THREE_SHORT_STACKS), st.sampled_from([FOLD, CALL, RAISE, None]))
+def test_three_player_apply_coerced_agrees_with_coerce_then_apply(
+    hand: HandState, proposed: Action | None
+) -> None:
+    _check_apply_coerced(hand, proposed)
+
+
+def _check_apply_coerced(hand: HandState, proposed: Action | None) -> None:
+    """The shared CALL and RAISE objects take apply_coerced's fast paths; the general path
+    (coerce, then a checked apply) is the oracle, and the player to act is found by a scan."""
+    if hand.finished:
+        return
+    clone = hand.copy()
+    expected = clone.coerce(proposed)
+    clone.apply(expected[0])
+    assert hand.apply_coerced(proposed) == expected
+    assert (hand.spent, hand.round, hand.finished, hand.num_raises, hand.actions) == (
+        clone.spent, clone.round, clone.finished, clone.num_raises, clone.actions,
+    )  # fmt: skip
+    if not hand.finished:
+        assert hand.current_player == _current_player_by_scan(hand)
+
+
+def _current_player_by_scan(hand: HandState) -> int:
+    """The reference's currentPlayer: after the round's last actor (or before the round's
+    first player), the next one who has neither folded nor gone all-in."""
+    game = hand.game
+    acting = hand.acting[hand.round]
+    position = acting[-1] if acting else game.first_player[hand.round] - 1
+    for _ in range(game.num_players):
+        position = (position + 1) % game.num_players
+        if not hand.folded[position] and hand.spent[position] < game.stack[position]:
+            return position
+    raise AssertionError("nobody can act")
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands(), st.sampled_from([[1, 2], [2, 1], [3, 3]]))
+def test_values_agree_with_value_by_position(hand: HandState, ranks: list[int]) -> None:
+    if not hand.finished:
+        return
+    given_ranks = ranks if hand.is_showdown else None
+    expected = tuple(hand.value(p, given_ranks) for p in range(LIMIT.num_players))
+    assert hand.values(given_ranks) == expected
+    assert [str(v) for v in hand.values(given_ranks)] == [str(v) for v in expected]  # -0.0

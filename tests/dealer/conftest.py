@@ -6,7 +6,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game, parse_game
 from acpcbot.logfile import parse_header, parse_score_line
 from dealer.config import MatchConfig
 from dealer.engine import MatchEngine
@@ -70,3 +70,14 @@ def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
     log = MatchLog(buffer)
     log.header(config.header)
     return MatchEngine(config, log=log)
+
+
+LEDUC_LIKE = parse_game(
+    "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 2\nblind = 1 1\nraiseSize = 2 4\n"
+    "numSuits = 2\nnumRanks = 3\nnumHoleCards = 1\nnumBoardCards = 0 1\nEND GAMEDEF\n"
+)
+THREE_PLAYERS = parse_game(
+    "GAMEDEF\nlimit\nnumPlayers = 3\nnumRounds = 4\nblind = 5 10 0\nraiseSize = 10 10 20 20\n"
+    "firstPlayer = 3 1 1 1\nnumSuits = 4\nnumRanks = 13\nnumHoleCards = 2\n"
+    "numBoardCards = 0 3 1 1\nEND GAMEDEF\n"
+)

@@ -5,9 +5,11 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cards import cards_text
+from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game, bundled_game, parse_game
-from dealer.dealing import CHUNK_HANDS, DealStream, reference_deck
+from dealer.dealing import CHUNK_HANDS, DealStream, batch_ranked, reference_deck
 from dealer.rng import mt19937
+from tests.dealer.conftest import LEDUC_LIKE
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2026, 5489, 4294967295])
@@ -57,3 +59,16 @@ def test_small_decks_keep_the_highest_suits_and_ranks() -> None:
 def test_full_deck_order() -> None:
     deck = reference_deck(bundled_game())
     assert cards_text(deck[:3]) == "2c3c4c" and cards_text(deck[-2:]) == "KsAs"
+
+
+def test_showdown_ranks_are_those_of_the_whole_board(limit_game: Game) -> None:
+    deals = DealStream(limit_game, 3)
+    for _ in range(CHUNK_HANDS + 10):  # across a chunk boundary
+        dealt = deals.next_hand()
+        holes, board = dealt.deal.hole_cards, dealt.deal.board
+        assert dealt.showdown_ranks == tuple(rank_hand(hole + board) for hole in holes)
+
+
+def test_games_with_other_hand_sizes_are_ranked_at_the_showdown() -> None:
+    assert not batch_ranked(LEDUC_LIKE) and batch_ranked(bundled_game())
+    assert DealStream(LEDUC_LIKE, 1).next_hand().showdown_ranks is None

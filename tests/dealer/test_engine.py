@@ -142,3 +142,26 @@ def test_seats_rotate_unless_fixed(limit_game: Game) -> None:
             engine.next_hand()
         seen.append(positions)
     assert seen == [[0, 1, 0], [0, 0, 0]]
+
+
+def test_games_ranked_at_the_showdown_log_what_the_rules_say() -> None:
+    # Leduc-sized hands are ranked by rank_hand when a showdown happens, not in batches;
+    # every logged line must still agree with its own replay and ranking.
+    from acpcbot.evaluator import rank_hand
+    from acpcbot.rules import replay
+    from tests.dealer.conftest import LEDUC_LIKE
+
+    buffer = io.BytesIO()
+    engine = MatchEngine(MatchConfig("l", LEDUC_LIKE, "l.game", 200, 9, ("A", "B")),
+                         log=MatchLog(buffer))  # fmt: skip
+    play_in_process(engine, [create_agent("example", 1), create_agent("always-call")])
+    showdowns = 0
+    for line in buffer.getvalue().decode().splitlines()[:-1]:
+        record = parse_state_line(line, LEDUC_LIKE)
+        hand = replay(LEDUC_LIKE, record.betting, record.hand_number)
+        ranks = None
+        if hand.is_showdown:
+            showdowns += 1
+            ranks = [rank_hand(h + record.board_cards) for h in record.hole_cards]
+        assert hand.values(ranks) == record.values, line
+    assert showdowns > 50

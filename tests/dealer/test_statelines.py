@@ -10,18 +10,25 @@ from acpcbot.matchstate import format_match_state, view_of
 from acpcbot.rules import HandState
 from dealer.dealing import DealStream
 from dealer.statelines import StateLines
+from tests.dealer.conftest import THREE_PLAYERS
 
 
-@pytest.mark.parametrize("game_name", ["limit_game", "nolimit_game"])
+@pytest.mark.parametrize("game_name", ["limit_game", "nolimit_game", "three_players"])
 def test_every_line_equals_the_core_codec(request: pytest.FixtureRequest, game_name: str) -> None:
-    game: Game = request.getfixturevalue(game_name)
+    game: Game = (
+        THREE_PLAYERS if game_name == "three_players" else request.getfixturevalue(game_name)
+    )
     rng = random.Random(11)
     deals = DealStream(game, 99)
     checked = 0
     for hand_number in range(300):
-        deal = deals.next_deal()
+        dealt = deals.next_hand()
+        deal = dealt.deal
         hand = HandState(game, hand_number)
-        lines = StateLines(hand, deal)
+        if hand_number % 2:  # the dealer's way, and the cards worked out from the deal
+            lines = StateLines(hand, deal, deals.layout, dealt.full_field)
+        else:
+            lines = StateLines(hand, deal)
         while True:
             for position in range(game.num_players):
                 expected = format_match_state(view_of(hand, deal, position))
