@@ -20,10 +20,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
-
 from acpcbot.player import Player
 from agents.registry import create_agent, player_name
+from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
 
 
 @dataclass(frozen=True)

@@ -16,15 +16,14 @@ import statistics
 import sys
 import time
 
-from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
-from dealer.inprocess import play_in_process
-
 from acpcbot.actions import Action
 from acpcbot.game import bundled_game
 from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, HandResult, MatchInfo, Player
 from agents.registry import create_agent
+from dealer.config import MatchConfig
+from dealer.engine import MatchEngine
+from dealer.inprocess import play_in_process
 
 
 class Timed:
