@@ -107,25 +107,20 @@ class Plicas(Agent):
         self.cases.add(Case(lines[opponent], lines[state.position], buckets))
 
     def _reweight(self, events: list[OpponentAction]) -> None:
+        calibration = self.calibration if self.config.model else None
+        profile = self.reading_profile()
         for event in events:
-            dynamic = self._dynamic(event.round)
-            calibration = self.calibration if dynamic else None
-            self.weights.update(event, self._profile(event.round), calibration)
+            self.weights.update(event, profile, calibration)
 
-    def _dynamic(self, round_: int) -> bool:
-        """Whether the units of ``round_`` use what the model learned (DPRC preflop, DPAC
-        after the flop) rather than the generic prior."""
-        return self.config.dprc if round_ == 0 else self.config.dpac
-
-    def _profile(self, round_: int) -> OpponentProfile:
-        """The learned profile where the dynamic units use it, else the generic prior."""
-        return self._learned if self._dynamic(round_) else PRIOR
+    def reading_profile(self) -> OpponentProfile:
+        """What the model learned before this hand, or the generic prior with ``model`` off."""
+        return self._learned if self.config.model else PRIOR
 
     # -- deciding -----------------------------------------------------------------------
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         situation = Situation.of(state, betting)
-        profile = self._profile(situation.round)
+        profile = self.reading_profile()
         if situation.round == 0:
             reading = self.reader.preflop(situation, self.weights.weights, profile)
             steal_fold = profile.fold_to_bet(0, situation.opponent, 1)

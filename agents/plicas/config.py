@@ -1,13 +1,15 @@
 """PLICAS's configuration: which dynamic units run, and their few numeric knobs.
 
-The four dynamic units of the paper's ablation can each be switched off. With all four off
-the agent plays the *static* PLICAS: fixed expert rules against a generic opponent profile.
+The four dynamic units of the paper's ablation (DPRC, DPAC, the case base, the bluff unit)
+and the opponent model's part in reading hands can each be switched off. With all of them
+off the agent plays the *static* PLICAS, "a static playing style without adaptation to the
+opponent's strategy" (PLICAS §5.1): fixed expert rules against a generic opponent profile.
 Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, see
 :func:`agents.registry.parse_agent_spec`), e.g. ``plicas:dprc=off,dpac=off`` for the paper's
-exact ablation.
+literal ablation (the learned opponent model still reads the hands).
 
 >>> PlicasConfig().dynamic_units()
-('dprc', 'dpac', 'case-base', 'bluff')
+('dprc', 'dpac', 'case-base', 'bluff', 'model')
 >>> STATIC.dynamic_units()
 ()
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
@@ -33,8 +35,8 @@ class PlicasConfig:
     dprc: bool = True
     """Dynamic preflop range control: own range r_p from the opponent's range."""
     dpac: bool = True
-    """Dynamic postflop aggression control: the learned opponent profile drives the postflop
-    units and the own bucket is shifted from the opponent's aggression and range."""
+    """Dynamic postflop aggression control: the own bucket is shifted from the opponent's
+    postflop aggression and preflop range."""
     case_base: bool = True
     """The case-based unit (showdown cases of the opponent's betting patterns)."""
     bluff: bool = True
@@ -47,6 +49,11 @@ class PlicasConfig:
     """Similar cases the case base needs before it returns a triple (the paper's n)."""
     case_weight: float = 0.5
     """Merge weight of the case-based triple at full confidence (the rule unit has 1)."""
+    model: bool = True
+    """The learned opponent model (and the showdown calibration of its weight table) drives
+    the hand readings (the weight table's likelihoods, fold rates, the steal and bluff
+    spots); off, they read a generic opponent and nothing the opponent does changes how
+    PLICAS plays."""
     samples: int = 600
     """Monte Carlo samples per equity estimate on the flop and turn."""
 
@@ -57,6 +64,7 @@ class PlicasConfig:
             ("dpac", self.dpac),
             ("case-base", self.case_base),
             ("bluff", self.bluff),
+            ("model", self.model),
         )
         return tuple(name for name, enabled in on if enabled)
 
@@ -94,5 +102,5 @@ def _convert(key: str, text: str, current: object) -> object:
 
 DYNAMIC = PlicasConfig()
 """``plicas``: every dynamic unit on."""
-STATIC = PlicasConfig(dprc=False, dpac=False, case_base=False, bluff=False)
-"""``plicas-static``: every dynamic unit off."""
+STATIC = PlicasConfig(dprc=False, dpac=False, case_base=False, bluff=False, model=False)
+"""``plicas-static``: every dynamic unit off, and hands read against the generic opponent."""
