@@ -7,6 +7,9 @@ agents: the ``observe`` of the state that puts the agent to act plus the ``act``
 (what a client waits for). Each agent first plays a short warm-up match so numba's caches
 are loaded, then the timed one. The baseline (``plicas-static`` by default) is measured in
 the same run, so the ratio holds on a busy machine where absolute times do not.
+``--clock cpu`` times the thread's CPU time instead of the wall clock: what a decision
+costs, without the waits a busy machine's scheduler adds (the wall clock is what the
+dealer's time limit sees).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from acpcbot.actions import Action
 from acpcbot.game import bundled_game
@@ -29,8 +33,9 @@ from dealer.inprocess import play_in_process
 class Timed:
     """Forwards to an agent and records how long each decision took, by round."""
 
-    def __init__(self, inner: Player) -> None:
+    def __init__(self, inner: Player, clock: Callable[[], float] = time.perf_counter) -> None:
         self.inner = inner
+        self.clock = clock
         self.decides_instantly = inner.decides_instantly
         self.times: list[tuple[int, float]] = []
         self._observed = 0.0
@@ -39,14 +44,14 @@ class Timed:
         self.inner.begin_match(info)
 
     def observe(self, state: MatchState, betting: BettingView) -> None:
-        started = time.perf_counter()
+        started = self.clock()
         self.inner.observe(state, betting)
-        self._observed = time.perf_counter() - started
+        self._observed = self.clock() - started
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
-        started = time.perf_counter()
+        started = self.clock()
         action = self.inner.act(state, betting)
-        self.times.append((state.round, time.perf_counter() - started + self._observed))
+        self.times.append((state.round, self.clock() - started + self._observed))
         self._observed = 0.0
         return action
 
@@ -54,10 +59,15 @@ class Timed:
         self.inner.end_hand(result)
 
 
-def timed_match(spec: str, opponent: str, hands: int, seed: int) -> list[tuple[int, float]]:
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+
+
+def timed_match(
+    spec: str, opponent: str, hands: int, seed: int, clock: str = "wall"
+) -> list[tuple[int, float]]:
     game = bundled_game()
     config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
-    agent = Timed(create_agent(spec, seed))
+    agent = Timed(create_agent(spec, seed), CLOCKS[clock])
     play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
     return agent.times
 
@@ -74,12 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="example", help="who they play (example)")
     parser.add_argument("--hands", type=int, default=3000, help="hands timed per agent")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clock", choices=tuple(CLOCKS), default="wall", help="wall (default) or thread CPU time"
+    )
     args = parser.parse_args(argv)
     results = {}
     for spec in (args.agent, args.baseline):
         timed_match(spec, args.opponent, 100, args.seed + 99)  # warm-up
-        results[spec] = timed_match(spec, args.opponent, args.hands, args.seed)
-    print(f"decision latency (observe + act), {args.hands} hands against {args.opponent}")
+        results[spec] = timed_match(spec, args.opponent, args.hands, args.seed, args.clock)
+    print(
+        f"decision latency (observe + act, {args.clock} clock), "
+        f"{args.hands} hands against {args.opponent}"
+    )
     header = ("agent", "round", "decisions", "median ms", "p99 ms", "max ms")
     print("{:<16} {:<8} {:>9} {:>10} {:>8} {:>8}".format(*header))
     medians = {}
