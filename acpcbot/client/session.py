@@ -15,7 +15,7 @@ from acpcbot.client.connection import DealerConnection, connect
 from acpcbot.client.decider import Decider, InlineDecider, make_decider
 from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, VERSION_LINE
 from acpcbot.client.tracker import HandTracker, final_values
-from acpcbot.errors import BadStateError, ConnectionLostError, MatchStateError
+from acpcbot.errors import AcpcError, BadStateError, ConnectionLostError, MatchStateError
 from acpcbot.game import Game
 from acpcbot.matchstate import MatchState, clip_line
 from acpcbot.player import HandResult, MatchInfo, Player
@@ -100,6 +100,10 @@ async def play_match(
             await dealer.send(VERSION_LINE)
             hands, chips = await _play(dealer, HandTracker(game), decider)
         await decider.finish()
+    except AcpcError:
+        # The player still sees every state that came before the failure.
+        await decider.finish()
+        raise
     finally:
         decider.close()
     summary = MatchSummary(
