@@ -45,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in _subcommands():
         command = sub.add_parser(
-            name, help=module.HELP, description=module.__doc__, allow_abbrev=False
+            name,
+            help=module.HELP.replace("%", "%%"),
+            description=module.__doc__,
+            allow_abbrev=False,
         )
         module.register(command)
         command.set_defaults(run=module.run)
