@@ -52,7 +52,7 @@ class AgentSpec:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff = on|off; dprc-hands, case-threshold, samples = N; "
+    "dprc, dpac, case-base, bluff, model = on|off; dprc-hands, case-threshold, samples = N; "
     "static-range, case-weight = X"
 )
 
@@ -88,7 +88,7 @@ AGENTS: dict[str, AgentSpec] = {
         AgentSpec(
             "plicas",
             "agents.plicas.agent:Plicas",
-            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff unit)",
+            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff unit, model)",
             _PLICAS_OPTIONS,
         ),
         AgentSpec(

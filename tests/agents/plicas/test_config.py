@@ -45,3 +45,12 @@ def test_agent_specs() -> None:
         parse_agent_spec("plicas:dprc")
     with pytest.raises(AgentOptionError, match="takes no options"):
         create_agent("always-call:x=1")
+
+
+def test_the_agents_listing_names_every_option() -> None:
+    from dataclasses import fields
+
+    from agents.registry import _PLICAS_OPTIONS
+
+    for field in fields(PlicasConfig):
+        assert field.name.replace("_", "-") in _PLICAS_OPTIONS
