@@ -100,6 +100,10 @@ class BlockingSeat:
             except OSError:  # reset by the peer: the end of its input
                 data = b""
             if data:
+                end = data.find(b"\n")
+                if end == len(data) - 1 and end < CUT_PIECE_BYTES and not self._buffer.pending:
+                    # The usual read: exactly one line (what LineBuffer.feed would give).
+                    return data[:-2] if data.endswith(b"\r\n") else data[:-1], True
                 pieces = self._buffer.feed(data)
                 for piece in pieces:
                     lines.append((piece, len(piece) != CUT_PIECE_BYTES))
