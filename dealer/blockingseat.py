@@ -11,7 +11,8 @@ usual wait is a single system call; a wait that resumes part-way (a partial line
 comment) polls for the time left.
 
 A peer that goes away is not an exception here: reads then come back empty and
-:meth:`BlockingSeat.flush` raises :class:`~dealer.seat.SeatGoneError`.
+:meth:`BlockingSeat.flush` raises :class:`~dealer.seat.SeatGoneError` (as it does when
+the seat stops reading its states for as long as the reply time limit).
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ class BlockingSeat:
             sock.setblocking(True)
         if sock is not None and response_s > 0:
             seconds = int(response_s)
-            micros = round((response_s - seconds) * 1e6)
-            sock.setsockopt(
-                socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", seconds, micros)
-            )
+            timeout = struct.pack("ll", seconds, round((response_s - seconds) * 1e6))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
+            # A seat that stops reading cannot block the dealer for longer either.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeout)
             self._full_wait_s = response_s
 
     def queue(self, data: bytes) -> None:
@@ -73,11 +74,13 @@ class BlockingSeat:
         data = b"".join(outgoing) if len(outgoing) > 1 else outgoing[0]
         outgoing.clear()
         if self._socket is None:
-            raise SeatGoneError
+            raise SeatGoneError("it disconnected")
         try:
             self._socket.sendall(data)
+        except BlockingIOError:  # the send timeout
+            raise SeatGoneError("it stopped reading") from None
         except OSError:
-            raise SeatGoneError from None
+            raise SeatGoneError("it disconnected") from None
 
     def next_line(self, deadline: float) -> Line | None:
         """The next line, or ``None`` at the end of input or at ``deadline``
@@ -110,6 +113,13 @@ class BlockingSeat:
             else:
                 self._end_input()
         return lines.popleft()
+
+    def shut_down(self) -> None:
+        """End the connection both ways, from any thread: a read or write blocked on it
+        returns at once (the end of the input, a failed send)."""
+        if self._socket is not None:
+            with contextlib.suppress(OSError):  # closed already
+                self._socket.shutdown(socket.SHUT_RDWR)
 
     def _end_input(self) -> None:
         self.at_eof = True

@@ -64,6 +64,12 @@ class HandLoop:
             for seat in self.seats:
                 seat.close()
 
+    def interrupt(self) -> None:
+        """Make :meth:`play` (in another thread) end soon with an error: every seat's
+        connection is shut down."""
+        for seat in self.seats:
+            seat.shut_down()
+
     def _play_hand(self) -> None:
         # Hot path (every action): locals, and the reporter only when it is not quiet.
         engine = self.engine
@@ -89,10 +95,8 @@ class HandLoop:
                 self.reporter.flush()
             try:
                 seats[acting].flush()
-            except SeatGoneError:
-                raise seat_error(
-                    acting, "could not send state to {seat}: it disconnected"
-                ) from None
+            except SeatGoneError as exc:
+                raise seat_error(acting, f"could not send state to {{seat}}: {exc}") from None
             self.last_sent_us = sent_us = now_us()
             action = self._read_action(acting, Request(position, hand, deal, request_line), sent_us)
             lines.record(action)

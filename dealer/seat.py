@@ -31,7 +31,8 @@ Line = tuple[bytes, bool]
 
 
 class SeatGoneError(ConnectionError):
-    """The seat's connection is closed: nothing more can be sent to it."""
+    """The seat's connection is closed (or, for a blocking seat, it stopped reading):
+    nothing more can be sent to it."""
 
 
 class SeatConnection(asyncio.Protocol):

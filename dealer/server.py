@@ -73,7 +73,11 @@ class TcpReferee:
                 BlockingSeat(sock, response_s, lines=lines, buffer=buffer, at_eof=connection.at_eof)
             )
         loop = HandLoop(self.engine, seats, self.reporter, response_s, self.last_sent_us)
-        return await asyncio.to_thread(loop.play)
+        try:
+            return await asyncio.to_thread(loop.play)
+        except asyncio.CancelledError:  # say, Ctrl-C: the thread must not play on
+            loop.interrupt()
+            raise
 
     async def close(self) -> None:
         """Close every connection, letting queued bytes go out first."""
