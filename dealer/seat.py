@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 from collections import deque
-from collections.abc import Callable
 from typing import cast
 
 from acpcbot.framing import MAX_LINE_BYTES, LineBuffer
@@ -31,7 +31,8 @@ Line = tuple[bytes, bool]
 
 
 class SeatGoneError(ConnectionError):
-    """The seat's connection is closed: nothing more can be sent to it."""
+    """The seat's connection is closed (or, for a blocking seat, it stopped reading):
+    nothing more can be sent to it."""
 
 
 class SeatConnection(asyncio.Protocol):
@@ -42,7 +43,6 @@ class SeatConnection(asyncio.Protocol):
         self._lines: deque[Line] = deque()
         self._outgoing: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
-        self._listener: Callable[[], None] | None = None
         self._transport: asyncio.Transport | None = None
         self.at_eof = False
         """The peer sent no more data (it closed or shut down its side)."""
@@ -94,8 +94,6 @@ class SeatConnection(asyncio.Protocol):
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
-        if self._listener is not None:
-            self._listener()
 
     # -- for the dealer --------------------------------------------------------------
 
@@ -114,13 +112,20 @@ class SeatConnection(asyncio.Protocol):
         self._outgoing.clear()
         transport.write(data)
 
-    def listen(self, listener: Callable[[], None] | None) -> None:
-        """Call ``listener`` (from the event loop) whenever lines arrive or input ends."""
-        self._listener = listener
-
-    def pop_line(self) -> Line | None:
-        """The next line already received, or ``None``."""
-        return self._lines.popleft() if self._lines else None
+    def hand_over(self) -> tuple[socket.socket | None, deque[Line], LineBuffer]:
+        """Stop reading and give a duplicate of the socket (``None`` if the connection is
+        closed already), with the lines received and not yet read and the partial line
+        after them, to a blocking reader (:class:`dealer.blockingseat.BlockingSeat`).
+        The connection stays open until :meth:`close` or :meth:`abort`."""
+        transport = self._transport
+        duplicate = None
+        if transport is not None and not self.gone and not transport.is_closing():
+            transport.pause_reading()
+            sock = transport.get_extra_info("socket")
+            duplicate = socket.socket(fileno=os.dup(sock.fileno()))
+        lines, self._lines = self._lines, deque()
+        buffer, self._buffer = self._buffer, LineBuffer(split_long=True)
+        return duplicate, lines, buffer
 
     async def next_line(self, timeout: float | None) -> Line | None:
         """The next line, or ``None`` at the end of input or after ``timeout`` seconds."""

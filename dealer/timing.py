@@ -22,6 +22,12 @@ def now_us() -> int:
     return time.time_ns() // 1000
 
 
+def waited(started_us: int, timeout_s: float) -> str:
+    """How long a read has waited, for a timeout's error message (the reference's words)."""
+    spent = (now_us() - started_us) / 1e6
+    return f"{spent:.1f} seconds spent waiting; timeout {timeout_s:.1f}"
+
+
 class TimeBudget:
     """Reply time used by each seat, in this hand and in the match."""
 

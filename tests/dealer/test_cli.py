@@ -126,3 +126,25 @@ async def test_resume_after_sigkill_ends_with_the_uninterrupted_score(
     out, _ = await process.communicate()
     assert out.decode().splitlines() == ["SCORE:-4120|4120:Alice|Bob"]
     assert log.read_bytes() == reference.read_bytes()
+
+
+async def test_ctrl_c_ends_a_match_at_once(tmp_path: Path) -> None:
+    """The hands are played in a thread: SIGINT must still end the dealer while it waits."""
+    process, ports = await _start("m", GAME, "10", "1", "A", "B", "-q", "-l", cwd=tmp_path)
+    writers = []
+    for port in ports:  # connect, say the version, then never answer
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"VERSION:2.0.0\r\n")
+        writers.append(writer)
+    assert process.stderr is not None
+    await process.stderr.readline()  # the header: the match is under way
+    await asyncio.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), 10)
+    finally:
+        if process.returncode is None:
+            process.kill()
+        for writer in writers:
+            writer.close()
+    assert process.returncode == 1 and "ERROR: interrupted" in err.decode()

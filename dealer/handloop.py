@@ -1,0 +1,169 @@
+"""Every hand of a TCP match, state by state: the reference's ``gameLoop``, blocking.
+
+After every action each seat is sent its view (seat 1 first), and at the end of the hand
+its final view; the acting seat's reply is read with the reference's lenient rules
+(:mod:`dealer.reply`) and time limits (:mod:`dealer.timing`). Writes to a seat that is
+not about to act are queued and go out with the next write to it (the next time it is
+asked to act), at the latest when the match ends, which saves every seat a wake-up per
+state.
+
+The loop runs on blocking sockets (:class:`~dealer.blockingseat.BlockingSeat`), in a
+thread of its own (see :mod:`dealer.server`): per action one ``send`` and one ``recv``.
+Every failure ends in :class:`~dealer.faults.MatchAbortedError` naming the seat: a
+timeout, a disconnect, or in strict mode a bad reply.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from acpcbot.actions import Action
+from dealer.blockingseat import BlockingSeat
+from dealer.engine import MatchEngine
+from dealer.faults import seat_error
+from dealer.reply import ReplyKind, Request, read_reply
+from dealer.reporter import Reporter, stamp
+from dealer.seat import SeatGoneError
+from dealer.statelines import StateLines
+from dealer.timing import now_us, waited
+
+CRLF = b"\r\n"
+
+
+class HandLoop:
+    """Plays the engine's remaining hands with the connected seats."""
+
+    def __init__(
+        self,
+        engine: MatchEngine,
+        seats: Sequence[BlockingSeat],
+        reporter: Reporter,
+        response_s: float,
+        last_sent_us: int,
+    ) -> None:
+        self.engine = engine
+        self.seats = list(seats)
+        self.reporter = reporter
+        self._response_s = response_s
+        self.last_sent_us = last_sent_us
+        self._plain = engine.plain
+        self._verbose = not reporter.quiet
+
+    def play(self) -> str:
+        """Play every remaining hand and return the ``SCORE`` line; the seats are let go
+        of (their queued states sent if possible) whatever happens."""
+        try:
+            engine = self.engine
+            while not engine.match_over:
+                self._play_hand()
+            self.reporter.verbose(f"FINISHED at {stamp(self.last_sent_us)}")
+            return engine.finish_match()
+        finally:
+            self.reporter.flush()
+            for seat in self.seats:
+                seat.close()
+
+    def interrupt(self) -> None:
+        """Make :meth:`play` (in another thread) end soon with an error: every seat's
+        connection is shut down."""
+        for seat in self.seats:
+            seat.shut_down()
+
+    def _play_hand(self) -> None:
+        # Hot path (every action): locals, and the reporter only when it is not quiet.
+        engine = self.engine
+        hand = engine.hand
+        deal = engine.deal
+        lines = StateLines(hand, deal, engine.cards_layout, engine.dealt.full_field)
+        seats = self.seats
+        count = len(seats)
+        button = engine.player0_seat
+        while not hand.finished:
+            position = hand.current_player
+            acting = (position + button) % count
+            request_line = b""
+            for seat in range(count):
+                data = lines.line((seat - button) % count)
+                if seat == acting:
+                    request_line = data
+                seats[seat].queue(data + CRLF)
+            if self._verbose:
+                for seat in range(count):
+                    data = lines.line((seat - button) % count) + CRLF
+                    self.reporter.sent(seat, now_us(), data)
+                self.reporter.flush()
+            try:
+                seats[acting].flush()
+            except SeatGoneError as exc:
+                raise seat_error(acting, f"could not send state to {{seat}}: {exc}") from None
+            self.last_sent_us = sent_us = now_us()
+            action = self._read_action(acting, Request(position, hand, deal, request_line), sent_us)
+            lines.record(action)
+        self._end_hand(lines)
+
+    def _read_action(self, seat: int, request: Request, sent_us: int) -> Action:
+        """Read the acting seat's lines until one is an action; apply it."""
+        engine = self.engine
+        connection = self.seats[seat]
+        waited_from = sent_us
+        deadline = time.monotonic() + self._response_s
+        while True:
+            got = connection.next_line(deadline)
+            if got is None:
+                why = waited(waited_from, self._response_s)
+                raise seat_error(seat, "could not get action from {seat}", why)
+            line, terminated = got
+            received_us = now_us()
+            if self._verbose:
+                self.reporter.received(seat, received_us, line, terminated)
+            reply = read_reply(line, terminated, request)
+            kind = reply.kind
+            if kind is not ReplyKind.ACTION:  # the next line has a time limit of its own
+                waited_from = received_us
+                deadline = time.monotonic() + self._response_s
+            if kind is ReplyKind.COMMENT:
+                continue
+            if not engine.times.charge(seat, sent_us, received_us):
+                raise seat_error(seat, "{seat} ran out of time")
+            if kind is not ReplyKind.ACTION:
+                if engine.config.strict:
+                    why = f"{kind.value}: {line.decode('latin-1')!r}"
+                    raise seat_error(seat, f"{{seat}} sent a bad reply (--strict): {why}")
+                self.reporter.warning(kind.value)
+                self.reporter.flush()
+                continue
+            if self._plain and not reply.unknown:  # no .tlog, not strict: the rules' repair
+                action, warning = engine.hand.apply_coerced(reply.action)
+                if warning is not None:
+                    engine.warn(warning)
+                    self.reporter.flush()
+                return action
+            return engine.take(
+                reply.action,
+                unknown=reply.unknown,
+                trailing=reply.trailing,
+                line=line.decode("latin-1"),
+                sent_us=sent_us,
+                received_us=received_us,
+            )
+
+    def _end_hand(self, lines: StateLines) -> None:
+        engine = self.engine
+        reporter = self.reporter
+        verbose = self._verbose
+        engine.finish_hand()
+        for seat, connection in enumerate(self.seats):
+            data = lines.line(engine.position_of(seat)) + CRLF
+            connection.queue(data)
+            if verbose:
+                reporter.sent(seat, now_us(), data)
+        # Not sent here: each seat's final state goes out with its next write, when it
+        # is next asked to act (or when the match ends).
+        self.last_sent_us = now_us()
+        if verbose and engine.hand_number % 100 == 0:
+            for seat in range(len(self.seats)):
+                used = engine.times.match_used[seat] // 1_000_000
+                reporter.verbose(f"Seconds cumulatively spent in match for seat {seat}: {used}")
+        reporter.flush()
+        engine.next_hand()
