@@ -36,8 +36,13 @@ install_project() {
     local stamp
     stamp="$venv/.acpcbot-$extra-$(sha1sum pyproject.toml | cut -c1-12)"
     if [ ! -f "$stamp" ]; then
-        "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-        "$venv/bin/python" -m pip install -q -e ".[$extra]"
+        echo "dev.sh: installing acpcbot[$extra] into $venv (once; the log is $venv/pip.log)" >&2
+        # pip's and setuptools' chatter goes to the log; it is shown only if the install fails.
+        if ! { "$venv/bin/python" -m pip install -q --upgrade pip \
+                && "$venv/bin/python" -m pip install -q -e ".[$extra]"; } >"$venv/pip.log" 2>&1; then
+            cat "$venv/pip.log" >&2
+            die "installing acpcbot[$extra] failed (pip's output above)"
+        fi
         touch "$stamp"
     fi
 }
