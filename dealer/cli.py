@@ -65,9 +65,29 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(option, type=int, default=default, metavar="MS", help=what)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
+        "--spin-us",
+        type=_spin_us,
+        default=DEFAULT_SPIN_US,
+        metavar="US",
+        help="microseconds each read of a reply polls before it sleeps: a fast player's "
+        f"reply is taken without a wake-up (default {DEFAULT_SPIN_US}; 0 never spins, "
+        "for machines shared by many matches)",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="end the match on any bad reply instead of a call"
     )
     return parser
+
+
+DEFAULT_SPIN_US = 200
+"""Long enough to catch an ``acpcbot play`` client's reply on loopback (50 catches only C
+clients'), short enough to cost little when a player thinks."""
+
+
+def _spin_us(text: str) -> int:
+    if not text.isdigit() or int(text) > 1_000_000:
+        raise argparse.ArgumentTypeError(f"expected 0..1000000 microseconds, got {text!r}")
+    return int(text)
 
 
 def _uint32(text: str, what: str, *, wrap: bool) -> int:
@@ -200,6 +220,7 @@ async def _serve(
         start_timeout_ms=args.start_timeout,
         transactions=transactions,
         logged_hands=sorted(existing.hands) if existing is not None else (),
+        spin_s=args.spin_us / 1e6,
     )
     _print(score)
     err.line(score)

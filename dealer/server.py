@@ -32,11 +32,18 @@ class TcpReferee:
     """Plays the engine's match with the connected seats."""
 
     def __init__(
-        self, engine: MatchEngine, seats: Sequence[SeatConnection], reporter: Reporter
+        self,
+        engine: MatchEngine,
+        seats: Sequence[SeatConnection],
+        reporter: Reporter,
+        *,
+        spin_s: float = 0.0,
     ) -> None:
         self.engine = engine
         self.seats = list(seats)
         self.reporter = reporter
+        self.spin_s = spin_s
+        """How long a read spins before it blocks (see :mod:`dealer.blockingseat`)."""
         self._response_s = engine.config.limits.response_ms / 1000
         self.last_sent_us = now_us()
 
@@ -69,9 +76,15 @@ class TcpReferee:
         seats = []
         for connection in self.seats:
             sock, lines, buffer = connection.hand_over()
-            seats.append(
-                BlockingSeat(sock, response_s, lines=lines, buffer=buffer, at_eof=connection.at_eof)
+            seat = BlockingSeat(
+                sock,
+                response_s,
+                lines=lines,
+                buffer=buffer,
+                at_eof=connection.at_eof,
+                spin_s=self.spin_s,
             )
+            seats.append(seat)
         loop = HandLoop(self.engine, seats, self.reporter, response_s, self.last_sent_us)
         try:
             return await asyncio.to_thread(loop.play)
@@ -93,13 +106,16 @@ async def referee_over_tcp(
     start_timeout_ms: int = -1,
     transactions: Sequence[Transaction] = (),
     logged_hands: Sequence[int] = (),
+    spin_s: float = 0.0,
 ) -> str:
     """Accept the seats, check their versions, replay ``transactions`` (a resumed match),
     play the rest and return the ``SCORE`` line. On any failure every connection is
-    dropped and :class:`~dealer.faults.MatchAbortedError` propagates."""
+    dropped and :class:`~dealer.faults.MatchAbortedError` propagates. ``spin_s``: how long
+    each read spins before it blocks (0 when the players share this process: they need
+    the interpreter)."""
     try:
         seats = await listeners.accept(start_timeout_ms)
-        referee = TcpReferee(engine, seats, reporter)
+        referee = TcpReferee(engine, seats, reporter, spin_s=spin_s)
         await referee.handshake()
         engine.replay(transactions, logged_hands)
         score = await referee.play()

@@ -35,7 +35,11 @@ class Outcome:
 
 
 async def run_tcp_match(
-    config: MatchConfig, clients: Sequence[Client], *, start_timeout_ms: int = 10_000
+    config: MatchConfig,
+    clients: Sequence[Client],
+    *,
+    start_timeout_ms: int = 10_000,
+    spin_s: float = 0.0,
 ) -> Outcome:
     buffer = io.BytesIO()
     log = MatchLog(buffer)
@@ -50,7 +54,10 @@ async def run_tcp_match(
     score = error = None
     try:
         score = await asyncio.wait_for(
-            referee_over_tcp(engine, listeners, reporter, start_timeout_ms=start_timeout_ms), 60
+            referee_over_tcp(
+                engine, listeners, reporter, start_timeout_ms=start_timeout_ms, spin_s=spin_s
+            ),
+            60,
         )
     except MatchAbortedError as exc:
         error = exc

@@ -15,8 +15,9 @@ from tests.dealer.scripted import ScriptedClient
 from tests.dealer.tcp_harness import Client, run_tcp_match
 
 
+@pytest.mark.parametrize("spin_s", [0.0, 200e-6], ids=["blocking-reads", "spinning-reads"])
 async def test_scripted_clients_over_tcp_write_the_reference_log(
-    vectors: Path, limit_game: Game
+    vectors: Path, limit_game: Game, spin_s: float
 ) -> None:
     match = DETERMINISTIC[0]
     config = MatchConfig(
@@ -24,7 +25,7 @@ async def test_scripted_clients_over_tcp_write_the_reference_log(
         match.names,
     )  # fmt: skip
     clients = [ScriptedClient(limit_game, policy) for policy in match.policies]
-    outcome = await run_tcp_match(config, [c.play for c in clients])
+    outcome = await run_tcp_match(config, [c.play for c in clients], spin_s=spin_s)
     assert outcome.error is None and outcome.messages == []
     assert outcome.log == (vectors / "logs" / "deterministic" / match.file).read_bytes()
 
