@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(option, type=int, default=default, metavar="MS", help=what)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
+        "--hold-idle",
+        action="store_true",
+        help="hold each state for a seat that is not to act until that seat's next write "
+        "(same bytes, fewer wake-ups, faster) instead of sending it at once as the reference",
+    )
+    parser.add_argument(
         "--spin-us",
         type=_spin_us,
         default=DEFAULT_SPIN_US,
@@ -221,6 +227,7 @@ async def _serve(
         transactions=transactions,
         logged_hands=sorted(existing.hands) if existing is not None else (),
         spin_s=args.spin_us / 1e6,
+        hold_idle=args.hold_idle,
     )
     _print(score)
     err.line(score)

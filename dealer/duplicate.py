@@ -193,7 +193,8 @@ async def _play_over_tcp(engine: MatchEngine, players: list[Player], reporter: R
         for player, port, name in zip(players, listeners.ports, config.names, strict=True)
     ]
     try:
-        await referee_over_tcp(engine, listeners, reporter, start_timeout_ms=30_000)
+        # Our own clients, in this process: holding idle states spares them wake-ups.
+        await referee_over_tcp(engine, listeners, reporter, start_timeout_ms=30_000, hold_idle=True)
     except MatchAbortedError as exc:
         # The clients see the connections drop; what they say about it helps.
         outcomes = await asyncio.gather(*clients, return_exceptions=True)

@@ -1,11 +1,11 @@
 """Every hand of a TCP match, state by state: the reference's ``gameLoop``, blocking.
 
 After every action each seat is sent its view (seat 1 first), and at the end of the hand
-its final view; the acting seat's reply is read with the reference's lenient rules
-(:mod:`dealer.reply`) and time limits (:mod:`dealer.timing`). Writes to a seat that is
-not about to act are queued and go out with the next write to it (the next time it is
-asked to act), at the latest when the match ends, which saves every seat a wake-up per
-state.
+its final view, as the reference does; the acting seat's reply is read with the
+reference's lenient rules (:mod:`dealer.reply`) and time limits (:mod:`dealer.timing`).
+With ``hold_idle`` the writes to a seat that is not about to act are held and go out with
+the next write to it (the next time it is asked to act), at the latest when the match
+ends: every seat still receives every byte, in order, but is spared a wake-up per state.
 
 The loop runs on blocking sockets (:class:`~dealer.blockingseat.BlockingSeat`), in a
 thread of its own (see :mod:`dealer.server`): per action one ``send`` and one ``recv``.
@@ -41,8 +41,11 @@ class HandLoop:
         reporter: Reporter,
         response_s: float,
         last_sent_us: int,
+        *,
+        hold_idle: bool = False,
     ) -> None:
         self.engine = engine
+        self.hold_idle = hold_idle
         self.seats = list(seats)
         self.reporter = reporter
         self._response_s = response_s
@@ -93,14 +96,21 @@ class HandLoop:
                     data = lines.line((seat - button) % count) + CRLF
                     self.reporter.sent(seat, now_us(), data)
                 self.reporter.flush()
-            try:
-                seats[acting].flush()
-            except SeatGoneError as exc:
-                raise seat_error(acting, f"could not send state to {{seat}}: {exc}") from None
+            if self.hold_idle:
+                self._send(acting)
+            else:
+                for seat in range(count):
+                    self._send(seat)
             self.last_sent_us = sent_us = now_us()
             action = self._read_action(acting, Request(position, hand, deal, request_line), sent_us)
             lines.record(action)
         self._end_hand(lines)
+
+    def _send(self, seat: int) -> None:
+        try:
+            self.seats[seat].flush()
+        except SeatGoneError as exc:
+            raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
 
     def _read_action(self, seat: int, request: Request, sent_us: int) -> Action:
         """Read the acting seat's lines until one is an action; apply it."""
@@ -158,8 +168,9 @@ class HandLoop:
             connection.queue(data)
             if verbose:
                 reporter.sent(seat, now_us(), data)
-        # Not sent here: each seat's final state goes out with its next write, when it
-        # is next asked to act (or when the match ends).
+        if not self.hold_idle:  # else each goes out with the seat's next write
+            for seat in range(len(self.seats)):
+                self._send(seat)
         self.last_sent_us = now_us()
         if verbose and engine.hand_number % 100 == 0:
             for seat in range(len(self.seats)):

@@ -38,12 +38,15 @@ class TcpReferee:
         reporter: Reporter,
         *,
         spin_s: float = 0.0,
+        hold_idle: bool = False,
     ) -> None:
         self.engine = engine
         self.seats = list(seats)
         self.reporter = reporter
         self.spin_s = spin_s
         """How long a read spins before it blocks (see :mod:`dealer.blockingseat`)."""
+        self.hold_idle = hold_idle
+        """Hold an idle seat's states until its next write (see :mod:`dealer.handloop`)."""
         self._response_s = engine.config.limits.response_ms / 1000
         self.last_sent_us = now_us()
 
@@ -85,7 +88,14 @@ class TcpReferee:
                 spin_s=self.spin_s,
             )
             seats.append(seat)
-        loop = HandLoop(self.engine, seats, self.reporter, response_s, self.last_sent_us)
+        loop = HandLoop(
+            self.engine,
+            seats,
+            self.reporter,
+            response_s,
+            self.last_sent_us,
+            hold_idle=self.hold_idle,
+        )
         try:
             return await asyncio.to_thread(loop.play)
         except asyncio.CancelledError:  # say, Ctrl-C: the thread must not play on
@@ -107,15 +117,16 @@ async def referee_over_tcp(
     transactions: Sequence[Transaction] = (),
     logged_hands: Sequence[int] = (),
     spin_s: float = 0.0,
+    hold_idle: bool = False,
 ) -> str:
     """Accept the seats, check their versions, replay ``transactions`` (a resumed match),
     play the rest and return the ``SCORE`` line. On any failure every connection is
     dropped and :class:`~dealer.faults.MatchAbortedError` propagates. ``spin_s``: how long
     each read spins before it blocks (0 when the players share this process: they need
-    the interpreter)."""
+    the interpreter); ``hold_idle``: hold each idle seat's states until its next write."""
     try:
         seats = await listeners.accept(start_timeout_ms)
-        referee = TcpReferee(engine, seats, reporter, spin_s=spin_s)
+        referee = TcpReferee(engine, seats, reporter, spin_s=spin_s, hold_idle=hold_idle)
         await referee.handshake()
         engine.replay(transactions, logged_hands)
         score = await referee.play()

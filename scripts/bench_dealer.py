@@ -3,7 +3,7 @@
 
     python scripts/bench_dealer.py [--hands 100000] [--runs 3]
         [--clients acpcbot|example|both] [--example-player PATH] [--reference-dealer PATH]
-        [--match-tcp] [--baseline DIR] [--skip-inprocess] [--skip-tcp]
+        [--match-tcp] [--baseline DIR] [--skip-inprocess] [--skip-tcp] [--dealer-args ARGS]...
 
 * in-process: our engine with two always-call agents, no sockets (each run in a fresh
   interpreter);
@@ -34,6 +34,7 @@ import argparse
 import functools
 import json
 import os
+import shlex
 import shutil
 import socket
 import statistics
@@ -215,6 +216,13 @@ def main() -> int:
     parser.add_argument("--reference-dealer", help="path of the ACPC reference dealer binary")
     parser.add_argument("--baseline", help="another acpcbot source tree to compare with")
     parser.add_argument("--match-tcp", action="store_true", help="also time acpcbot match tcp")
+    parser.add_argument(
+        "--dealer-args",
+        action="append",
+        metavar="ARGS",
+        help="options for our acpc-dealer, e.g. --dealer-args=--hold-idle; repeat to time several "
+        "variants in one run ('' for the defaults)",
+    )
     parser.add_argument("--skip-inprocess", action="store_true")
     parser.add_argument("--skip-tcp", action="store_true")
     args = parser.parse_args()
@@ -252,7 +260,11 @@ def main() -> int:
 def tcp_benchmarks(
     args: argparse.Namespace, sources: list[str], label: Callable[[str], str]
 ) -> None:
-    ours = [str(Path(sys.executable).with_name("acpc-dealer"))]
+    dealer = str(Path(sys.executable).with_name("acpc-dealer"))
+    variants = {
+        "" if not extra else f" [{extra}]": [dealer, *shlex.split(extra)]
+        for extra in (args.dealer_args or [""])
+    }
     kinds = ["acpcbot", "example"] if args.clients == "both" else [args.clients]
     clients = {"acpcbot": "always-call via acpcbot play", "example": "example_player"}
     reference = {kind: f"TCP, reference dealer, {clients[kind]}" for kind in kinds}
@@ -260,8 +272,9 @@ def tcp_benchmarks(
     plans: dict[str, Callable[[], Run]] = {}
     for kind in kinds:
         for source in sources:
-            name = f"TCP, acpc-dealer, {clients[kind]}{label(source)}"
-            plans[name] = functools.partial(tcp_run, ours, kind, source, args)
+            for variant, ours in variants.items():
+                name = f"TCP, acpc-dealer{variant}, {clients[kind]}{label(source)}"
+                plans[name] = functools.partial(tcp_run, ours, kind, source, args)
         if args.reference_dealer:
             plans[reference[kind]] = functools.partial(
                 tcp_run, [args.reference_dealer], kind, OURS, args
