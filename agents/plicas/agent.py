@@ -93,9 +93,10 @@ class Plicas(Agent):
         opponent_cards = state.hole_cards[1 - state.position]
         if not opponent_cards:
             return
-        shown = combo_index(*opponent_cards)
-        for event, place in self.weights.places:
-            self.calibration.record(event, float(place[shown]))
+        if self.config.model:  # else the calibration is never read
+            shown = combo_index(*opponent_cards)
+            for event, place in self.weights.places:
+                self.calibration.record(event, float(place[shown]))
         if not self.config.case_base:
             return
         lines = action_lines(self.game, state.betting)
