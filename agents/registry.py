@@ -52,8 +52,8 @@ class AgentSpec:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, model = on|off; dprc-hands, case-threshold, samples = N; "
-    "static-range, case-weight = X"
+    "dprc, dpac, case-base, bluff, fold-equity, model = on|off; "
+    "dprc-hands, case-threshold, samples = N; static-range, case-weight = X"
 )
 
 AGENTS: dict[str, AgentSpec] = {

@@ -7,7 +7,8 @@ On the agent's turn:
   triple;
 * postflop — the hand is read against the opponent's weighted range; the bluff unit decides
   the paper's bluffing spot, the postflop rule unit (own bucket shifted by DPAC) every other
-  one; the case-based unit adds a second triple when it has enough similar cases;
+  one, raising at least as often as the fold-equity unit finds aggression pays; the
+  case-based unit adds a second triple when it has enough similar cases;
 * the triples are merged by confidence and sampled with the agent's seeded RNG.
 
 A finished hand that reached a showdown becomes a case.
@@ -30,6 +31,7 @@ from agents.plicas.casebase import Case, CaseBase, case_triple
 from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
 from agents.plicas.dprc import choose_range
+from agents.plicas.foldequity import at_least_raise, fold_equity_raise
 from agents.plicas.merge import decide
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
@@ -139,6 +141,10 @@ class Plicas(Agent):
             if self.config.dpac:
                 shift = dpac_shift(profile.postflop_aggression, profile.range, self.rng.random())
             rule = postflop_triple(situation, reading, profile, shift, self.game.raise_size)
+            if self.config.fold_equity:
+                level = situation.num_raises + 1
+                fold = profile.fold_to_bet(situation.round, situation.opponent, level)
+                rule = at_least_raise(rule, fold_equity_raise(situation, reading, fold))
         weighted.append((rule, 1.0))
         if self.config.case_base:
             threshold = self.config.case_threshold
@@ -171,8 +177,8 @@ class Plicas(Agent):
 
 
 class PlicasStatic(Plicas):
-    """PLICAS with every dynamic unit off (the paper's static ablation, plus the case base
-    and the bluff unit)."""
+    """PLICAS with every dynamic unit off (the paper's static ablation, plus the case base,
+    the bluff and fold-equity units and the model's reading of hands)."""
 
     name = "plicas-static"
     CONFIG = STATIC

@@ -1,15 +1,16 @@
 """PLICAS's configuration: which dynamic units run, and their few numeric knobs.
 
-The four dynamic units of the paper's ablation (DPRC, DPAC, the case base, the bluff unit)
-and the opponent model's part in reading hands can each be switched off. With all of them
-off the agent plays the *static* PLICAS, "a static playing style without adaptation to the
-opponent's strategy" (PLICAS §5.1): fixed expert rules against a generic opponent profile.
+The four dynamic units of the paper's ablation (DPRC, DPAC, the case base, the bluff unit),
+our fold-equity unit and the opponent model's part in reading hands can each be switched
+off. With all of them off the agent plays the *static* PLICAS, "a static playing style
+without adaptation to the opponent's strategy" (PLICAS §5.1): fixed expert rules against a
+generic opponent profile.
 Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, see
 :func:`agents.registry.parse_agent_spec`), e.g. ``plicas:dprc=off,dpac=off`` for the paper's
 literal ablation (the learned opponent model still reads the hands).
 
 >>> PlicasConfig().dynamic_units()
-('dprc', 'dpac', 'case-base', 'bluff', 'model')
+('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model')
 >>> STATIC.dynamic_units()
 ()
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
@@ -41,6 +42,9 @@ class PlicasConfig:
     """The case-based unit (showdown cases of the opponent's betting patterns)."""
     bluff: bool = True
     """The bluff unit at the first flop action with an unplayable hand."""
+    fold_equity: bool = True
+    """The fold-equity unit: after the flop, bet or raise whenever the opponent's fold rate
+    makes it pay, whatever the hand (:mod:`agents.plicas.foldequity`)."""
     dprc_hands: int = 50
     """Hands the opponent model must have seen before DPRC moves r_p (the paper's n)."""
     static_range: float = 0.85
@@ -64,6 +68,7 @@ class PlicasConfig:
             ("dpac", self.dpac),
             ("case-base", self.case_base),
             ("bluff", self.bluff),
+            ("fold-equity", self.fold_equity),
             ("model", self.model),
         )
         return tuple(name for name, enabled in on if enabled)
@@ -102,5 +107,7 @@ def _convert(key: str, text: str, current: object) -> object:
 
 DYNAMIC = PlicasConfig()
 """``plicas``: every dynamic unit on."""
-STATIC = PlicasConfig(dprc=False, dpac=False, case_base=False, bluff=False, model=False)
+STATIC = PlicasConfig(
+    dprc=False, dpac=False, case_base=False, bluff=False, fold_equity=False, model=False
+)
 """``plicas-static``: every dynamic unit off, and hands read against the generic opponent."""

@@ -1,9 +1,14 @@
-"""PLICAS against real opponents on the in-process dealer: the model and DPRC adapt."""
+"""PLICAS against real opponents on the in-process dealer: the model, DPRC and the
+fold-equity unit adapt."""
 
 from __future__ import annotations
 
+from acpcbot.actions import Action, ActionType
 from acpcbot.game import LIMIT_HOLDEM, bundled_game
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, MatchInfo
 from agents.plicas.agent import Plicas
+from agents.plicas.config import DYNAMIC
 from agents.plicas.model import PRIOR
 from agents.registry import create_agent
 from dealer.config import MatchConfig
@@ -47,3 +52,41 @@ def test_without_the_model_the_maniac_is_read_as_a_generic_opponent() -> None:
     assert generic.model.profile().range > 0.9  # the model still counts...
     assert generic.reading_profile() is PRIOR  # ...but the readings ignore it
     assert learned.reading_profile().range > 0.9
+
+
+class CountingPlicas(Plicas):
+    """PLICAS counting its own decisions after the flop and the bets and raises among them."""
+
+    postflop: list[int]
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        self.postflop = [0, 0]
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        action = super().act(state, betting)
+        if state.round > 0:
+            self.postflop[0] += 1
+            self.postflop[1] += action.type is ActionType.RAISE
+        return action
+
+
+def postflop_aggression(opponent: str, options: str, hands: int = 200, seed: int = 5) -> float:
+    config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
+    key, value = options.split("=")
+    agent = CountingPlicas(seed, DYNAMIC.with_options({key: value}))
+    play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
+    decisions, raises = agent.postflop
+    return raises / decisions
+
+
+def test_the_fold_equity_unit_bets_into_a_frequent_folder() -> None:
+    # tight-passive folds to a bet below hand strength 0.5; always-call never folds
+    on, off = (
+        postflop_aggression("tight-passive", "fold-equity=on"),
+        postflop_aggression("tight-passive", "fold-equity=off"),
+    )
+    assert on > off + 0.05
+    station_on = postflop_aggression("always-call", "fold-equity=on")
+    station_off = postflop_aggression("always-call", "fold-equity=off")
+    assert abs(station_on - station_off) < 0.03

@@ -9,7 +9,14 @@ from agents.registry import AgentOptionError, create_agent, parse_agent_spec
 
 
 def test_named_variants() -> None:
-    assert DYNAMIC.dynamic_units() == ("dprc", "dpac", "case-base", "bluff", "model")
+    assert DYNAMIC.dynamic_units() == (
+        "dprc",
+        "dpac",
+        "case-base",
+        "bluff",
+        "fold-equity",
+        "model",
+    )
     assert STATIC.dynamic_units() == ()
 
 
@@ -17,7 +24,7 @@ def test_options_switch_units_and_set_knobs() -> None:
     config = PlicasConfig().with_options(
         {"dprc": "off", "DPAC": "no", "case-base": "1", "case_threshold": "5", "case-weight": ".25"}
     )
-    assert config.dynamic_units() == ("case-base", "bluff", "model")
+    assert config.dynamic_units() == ("case-base", "bluff", "fold-equity", "model")
     assert config.case_threshold == 5 and config.case_weight == 0.25
 
 
