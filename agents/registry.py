@@ -88,7 +88,7 @@ AGENTS: dict[str, AgentSpec] = {
         AgentSpec(
             "plicas",
             "agents.plicas.agent:Plicas",
-            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff unit, model)",
+            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model)",
             _PLICAS_OPTIONS,
         ),
         AgentSpec(
