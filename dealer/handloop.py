@@ -85,16 +85,12 @@ class HandLoop:
         while not hand.finished:
             position = hand.current_player
             acting = (position + button) % count
-            request_line = b""
+            views = [lines.line((seat - button) % count) for seat in range(count)]
             for seat in range(count):
-                data = lines.line((seat - button) % count)
-                if seat == acting:
-                    request_line = data
-                seats[seat].queue(data + CRLF)
+                seats[seat].queue(views[seat] + CRLF)
             if self._verbose:
                 for seat in range(count):
-                    data = lines.line((seat - button) % count) + CRLF
-                    self.reporter.sent(seat, now_us(), data)
+                    self.reporter.sent(seat, now_us(), views[seat] + CRLF)
                 self.reporter.flush()
             if self.hold_idle:
                 self._send(acting)
@@ -102,7 +98,8 @@ class HandLoop:
                 for seat in range(count):
                     self._send(seat)
             self.last_sent_us = sent_us = now_us()
-            action = self._read_action(acting, Request(position, hand, deal, request_line), sent_us)
+            request = Request(position, hand, deal, views[acting])
+            action = self._read_action(acting, request, sent_us)
             lines.record(action)
         self._end_hand(lines)
 

@@ -5,17 +5,19 @@ range, beside the equity it really had against the opponent's cards.
 
 Plays one in-process match of AGENT (a PLICAS spec) against OPPONENT and records every
 postflop reading the agent decides on (its ``strength``: equity against the weighted range,
-rolled out to the river). The opponent's cards come from the opponent's own view of each
-hand, so every decision counts, not only those that reached a showdown; the real equity is
-the exact equity of the two hands on the board as it stood. Rows group the decisions by
-round, whether a bet was to be called, and the estimate (in fifths): a well-read opponent
-gives estimate ≈ real in every row. A gap that opens only when facing a bet means the
-opponent's bets are stronger (or weaker) than the weight table makes them.
+rolled out to the river). The opponent's cards come from the deal (the dealer's seeded
+stream, as the match dealt it), so every decision counts, not only those that reached a
+showdown; the real equity is the exact equity of the two hands on the board as it stood.
+Rows group the decisions by round, whether a bet was to be called, and the estimate (in
+fifths): a well-read opponent gives estimate ≈ real in every row. A gap that opens only
+when facing a bet means the opponent's bets are stronger (or weaker) than the weight table
+makes them.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -23,19 +25,19 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.actions import Action
 from acpcbot.cards import Card
 from acpcbot.engine.equity import hand_vs_hand
 from acpcbot.game import bundled_game
-from acpcbot.matchstate import MatchState
-from acpcbot.player import BettingView, HandResult, MatchInfo, Player
+from acpcbot.player import MatchInfo
 from agents.plicas.agent import Plicas
+from agents.plicas.config import PlicasConfig
 from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation
 from agents.plicas.strength import HandReader
 from agents.registry import create_agent
 from dealer.config import MatchConfig
+from dealer.dealing import DealStream
 from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
 
@@ -80,48 +82,16 @@ class RecordingReader(HandReader):
         return reading
 
 
-class Recorded:
-    """The PLICAS agent with its reader recording."""
+class RecordingPlicas(Plicas):
+    """A PLICAS agent whose reader records its readings."""
 
-    def __init__(self, agent: Plicas) -> None:
-        self.agent = agent
-        self.decides_instantly = agent.decides_instantly
+    def __init__(self, seed: int, config: PlicasConfig) -> None:
+        super().__init__(seed, config)
         self.decisions: list[Decision] = []
 
     def begin_match(self, info: MatchInfo) -> None:
-        self.agent.begin_match(info)
-        self.agent.reader = RecordingReader(self.agent.reader, self.decisions)
-
-    def observe(self, state: MatchState, betting: BettingView) -> None:
-        self.agent.observe(state, betting)
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        return self.agent.act(state, betting)
-
-    def end_hand(self, result: HandResult) -> None:
-        self.agent.end_hand(result)
-
-
-class CardsSeen:
-    """The opponent, noting its own hole cards in every hand."""
-
-    def __init__(self, inner: Player) -> None:
-        self.inner = inner
-        self.decides_instantly = inner.decides_instantly
-        self.hole: dict[int, tuple[Card, ...]] = {}
-
-    def begin_match(self, info: MatchInfo) -> None:
-        self.inner.begin_match(info)
-
-    def observe(self, state: MatchState, betting: BettingView) -> None:
-        self.hole[state.hand_number] = state.own_cards
-        self.inner.observe(state, betting)
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        return self.inner.act(state, betting)
-
-    def end_hand(self, result: HandResult) -> None:
-        self.inner.end_hand(result)
+        super().begin_match(info)
+        self.reader = RecordingReader(self.reader, self.decisions)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,19 +101,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=3000, help="hands played (3000)")
     parser.add_argument("--seed", type=int, default=1, help="card seed (1)")
     args = parser.parse_args(argv)
-    agent = create_agent(args.agent, args.seed)
-    if not isinstance(agent, Plicas):
+    spec = create_agent(args.agent, args.seed)
+    if not isinstance(spec, Plicas):
         parser.error(f"{args.agent!r} is not a PLICAS agent")
-    recorded = Recorded(agent)
-    opponent = CardsSeen(create_agent(args.opponent, args.seed + 1))
-    config = MatchConfig(
-        "readings", bundled_game(), "readings.game", args.hands, args.seed, ("a", "b")
-    )
-    play_in_process(MatchEngine(config), [recorded, opponent])
+    agent = RecordingPlicas(args.seed, spec.config)
+    game = bundled_game()
+    config = MatchConfig("readings", game, "readings.game", args.hands, args.seed, ("a", "b"))
+    play_in_process(MatchEngine(config), [agent, create_agent(args.opponent, args.seed + 1)])
 
+    deals = list(itertools.islice(DealStream(game, args.seed), args.hands))
     rows: dict[tuple[int, bool, int], list[tuple[float, float]]] = defaultdict(list)
-    for d in recorded.decisions:
-        real = hand_vs_hand(d.hole, opponent.hole[d.hand_number], d.board).equity[0]
+    for d in agent.decisions:
+        opponent = next(h for h in deals[d.hand_number].hole_cards if h != d.hole)
+        real = hand_vs_hand(d.hole, opponent, d.board).equity[0]
         fifth = min(4, int(d.estimate * 5))
         rows[d.round, d.facing_bet, fifth].append((d.estimate, real))
         rows[d.round, d.facing_bet, -1].append((d.estimate, real))

@@ -55,10 +55,7 @@ def fold_equity_raise(situation: Situation, reading: Reading, fold: float) -> fl
 def at_least_raise(triple: Triple, raise_: float) -> Triple:
     """``triple`` raising at least ``raise_`` of the time, its fold and call shrunk in
     proportion."""
-    if raise_ <= triple.raise_:
+    if raise_ <= triple.raise_:  # also when the triple raises always: nothing to shrink
         return triple
-    rest = 1.0 - triple.raise_
-    if rest <= 0:
-        return triple
-    scale = (1.0 - raise_) / rest
+    scale = (1.0 - raise_) / (1.0 - triple.raise_)
     return Triple(triple.fold * scale, triple.call * scale, raise_)
