@@ -8,7 +8,8 @@ while each fold would hand it the pot. This unit compares the two ways to go on,
 deep, with the opponent's fold rate ``f`` to one more bet and the agent's equities from the
 reading (``e`` against the range, ``e_c`` against the part of it that does not fold):
 
-* passive (check, or call ``t``): ``e · (pot + t) − t``;
+* passive: check, or the better of calling ``t`` and folding — ``e · (pot + t) − t``, and
+  at least 0 when a fold is open (a raise has to beat giving the hand up, not only calling);
 * aggressive (bet or raise, price ``t + b``):
   ``f · pot + (1 − f) · (e_c · (pot + t + 2b) − (t + b))``.
 
@@ -46,6 +47,8 @@ def fold_equity_raise(situation: Situation, reading: Reading, fold: float) -> fl
     pot, to_call, bet = situation.pot, situation.to_call, situation.bet
     price = to_call + bet
     passive = reading.strength * (pot + to_call) - to_call
+    if situation.facing_bet:
+        passive = max(passive, 0.0)
     called = reading.strength_called * (pot + to_call + 2 * bet) - price
     aggressive = fold * pot + (1.0 - fold) * called
     gain = (aggressive - passive) / price

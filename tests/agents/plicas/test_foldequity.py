@@ -49,6 +49,14 @@ def test_the_break_even_point_follows_the_one_street_values(limit_game: Game) ->
     assert 0.0 < fold_equity_raise(s, TRASH, 0.34) < 0.1
 
 
+def test_facing_a_bet_a_bluff_raise_has_to_beat_folding(limit_game: Game) -> None:
+    s = situation(limit_game, FACING_BET)  # pot 30, 10 to call, a raise of 10 more
+    # trash: call 0.2 * 40 - 10 = -2, so fold (0); raise 30 f + (1 - f) * (0.15 * 60 - 20)
+    # = 41 f - 11 breaks even with the fold at f = 0.268 (with the call already at 0.22)
+    assert fold_equity_raise(s, TRASH, 0.26) == 0.0
+    assert 0.0 < fold_equity_raise(s, TRASH, 0.27) < 0.05
+
+
 def test_nothing_where_a_raise_is_illegal(limit_game: Game) -> None:
     assert fold_equity_raise(situation(limit_game, AT_THE_CAP), TRASH, 1.0) == 0.0
 
