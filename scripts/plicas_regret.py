@@ -15,8 +15,10 @@ group of decisions, Q(raise) − Q(call) or Q(call) − Q(fold) is clearly non-z
 probability towards the better action gains that much per decision moved (the rest of the
 policy kept). Rows group the decisions by round, whether a bet was to be called, and the
 agent's strength in tenths (against the range after the flop when facing a bet or
-preflop, against the calling part of it when checked to: what the units decide on). Each
-difference is printed with its 95 % confidence interval. ``--csv`` keeps every decision.
+preflop, against the calling part of it when checked to: what the units decide on). The
+shares of fold, call and raise count every decision in a group; each difference only those
+where both actions were legal (no raise at the cap), with its 95 % confidence interval.
+``--csv`` keeps every decision.
 
 The copies share what does not change within a hand (PLICAS's tables, reader, case base
 and showdown calibration; a strategy agent's strategy and buckets); everything else is
