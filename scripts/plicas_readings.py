@@ -25,10 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from acpcbot.actions import Action
 from acpcbot.cards import Card
 from acpcbot.engine.equity import hand_vs_hand
 from acpcbot.game import bundled_game
-from acpcbot.player import MatchInfo
+from acpcbot.matchstate import MatchState
+from acpcbot.player import BettingView, MatchInfo
 from agents.plicas.agent import Plicas
 from agents.plicas.config import PlicasConfig
 from agents.plicas.model import OpponentProfile
@@ -54,12 +56,19 @@ class Decision:
     estimate: float
 
 
-class RecordingReader(HandReader):
-    """A :class:`HandReader` that keeps every postflop reading it gives."""
+class LastReading(HandReader):
+    """A :class:`HandReader` that remembers the last reading it gave (also used by
+    ``plicas_regret.py``)."""
 
-    def __init__(self, inner: HandReader, decisions: list[Decision]) -> None:
+    def __init__(self, inner: HandReader) -> None:
         super().__init__(inner.tables, inner.samples)
-        self.decisions = decisions
+        self.last: Reading | None = None
+
+    def preflop(
+        self, situation: Situation, weights: npt.NDArray[np.float64], profile: OpponentProfile
+    ) -> Reading:
+        self.last = super().preflop(situation, weights, profile)
+        return self.last
 
     def postflop(
         self,
@@ -68,22 +77,12 @@ class RecordingReader(HandReader):
         profile: OpponentProfile,
         seed: int,
     ) -> Reading:
-        reading = super().postflop(situation, weights, profile, seed)
-        self.decisions.append(
-            Decision(
-                situation.hand_number,
-                situation.round,
-                situation.facing_bet,
-                situation.hole,
-                situation.board,
-                reading.strength,
-            )
-        )
-        return reading
+        self.last = super().postflop(situation, weights, profile, seed)
+        return self.last
 
 
 class RecordingPlicas(Plicas):
-    """A PLICAS agent whose reader records its readings."""
+    """A PLICAS agent that records the reading behind each of its postflop decisions."""
 
     def __init__(self, seed: int, config: PlicasConfig) -> None:
         super().__init__(seed, config)
@@ -91,7 +90,17 @@ class RecordingPlicas(Plicas):
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
-        self.reader = RecordingReader(self.reader, self.decisions)
+        self.reader = LastReading(self.reader)
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        action = super().act(state, betting)
+        reading = self.reader.last if isinstance(self.reader, LastReading) else None
+        if state.round > 0 and reading is not None:
+            s = Situation.of(state, betting)
+            self.decisions.append(
+                Decision(s.hand_number, s.round, s.facing_bet, s.hole, s.board, reading.strength)
+            )
+        return action
 
 
 def main(argv: list[str] | None = None) -> int:

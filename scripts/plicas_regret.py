@@ -32,11 +32,13 @@ import copy
 import csv
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from plicas_readings import LastReading  # this folder, first on sys.path
 
 from acpcbot.actions import Action
 from acpcbot.evaluator import rank_hand
@@ -46,10 +48,7 @@ from acpcbot.player import BettingView, MatchInfo, Player
 from acpcbot.rules import CALL, FOLD, RAISE, HandState
 from agents.plicas.agent import Plicas
 from agents.plicas.config import PlicasConfig
-from agents.plicas.model import OpponentProfile
-from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation
-from agents.plicas.strength import HandReader
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.engine import MatchEngine
@@ -81,30 +80,6 @@ class Decision:
     strength_called: float
 
 
-class LastReading(HandReader):
-    """A :class:`HandReader` that remembers the last reading it gave."""
-
-    def __init__(self, inner: HandReader) -> None:
-        super().__init__(inner.tables, inner.samples)
-        self.last: Reading | None = None
-
-    def preflop(
-        self, situation: Situation, weights: npt.NDArray[np.float64], profile: OpponentProfile
-    ) -> Reading:
-        self.last = super().preflop(situation, weights, profile)
-        return self.last
-
-    def postflop(
-        self,
-        situation: Situation,
-        weights: npt.NDArray[np.float64],
-        profile: OpponentProfile,
-        seed: int,
-    ) -> Reading:
-        self.last = super().postflop(situation, weights, profile, seed)
-        return self.last
-
-
 def snapshot(player: Any, rng: random.Random) -> Any:
     """A copy of ``player`` sharing :data:`SHARED`, its decisions reseeded from ``rng``."""
     names = (*SHARED, *PROBE_ONLY)
@@ -130,7 +105,12 @@ class ProbingPlicas(Plicas):
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         assert isinstance(betting, HandState), "in-process play passes the hand itself"
-        q_fold, q_call, q_raise = (self._value(state, betting, a) for a in ACTIONS)
+        assert self.engine is not None
+        deal = self.engine.deal  # the whole deal, which the dealer knows
+        ranks = self.engine.dealt.showdown_ranks or tuple(
+            rank_hand(list(hole) + list(deal.board)) for hole in deal.hole_cards
+        )
+        q_fold, q_call, q_raise = (self._value(state, betting, a, ranks) for a in ACTIONS)
         action = super().act(state, betting)
         reading = self.reader.last if isinstance(self.reader, LastReading) else None
         situation = Situation.of(state, betting)
@@ -150,13 +130,15 @@ class ProbingPlicas(Plicas):
         )
         return action
 
-    def _value(self, state: MatchState, hand: HandState, action: Action) -> float:
-        """Mean chips at the end of the hand after ``action``, or nan if it is illegal."""
+    def _value(
+        self, state: MatchState, hand: HandState, action: Action, ranks: Sequence[int]
+    ) -> float:
+        """Mean chips at the end of the hand after ``action``, or nan if it is illegal;
+        ``ranks`` are the positions' showdown ranks on the full board."""
         if not hand.is_legal(action):
             return float("nan")
         assert self.engine is not None and self.opponent is not None
         deal = self.engine.deal
-        ranks = [rank_hand(list(hole) + list(deal.board)) for hole in deal.hole_cards]
         me = state.position
         rng = random.Random(
             hand.hand_number * 1009 + hand.num_actions * 31 + KINDS.index(action.type)

@@ -47,7 +47,7 @@ def fold_equity_raise(situation: Situation, reading: Reading, fold: float) -> fl
     pot, to_call, bet = situation.pot, situation.to_call, situation.bet
     price = to_call + bet
     passive = reading.strength * (pot + to_call) - to_call
-    if situation.facing_bet:
+    if situation.can_fold:
         passive = max(passive, 0.0)
     called = reading.strength_called * (pot + to_call + 2 * bet) - price
     aggressive = fold * pot + (1.0 - fold) * called
