@@ -103,17 +103,28 @@ class RecordingPlicas(Plicas):
         return action
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def match_arguments(description: str, hands: int) -> argparse.ArgumentParser:
+    """The arguments the PLICAS diagnostics share: AGENT, OPPONENT, --hands, --seed."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("agent", metavar="AGENT", help="a PLICAS spec, e.g. plicas:bluff=off")
     parser.add_argument("opponent", metavar="OPPONENT", help="the opponent's spec")
-    parser.add_argument("--hands", type=int, default=3000, help="hands played (3000)")
+    parser.add_argument("--hands", type=int, default=hands, help=f"hands played ({hands})")
     parser.add_argument("--seed", type=int, default=1, help="card seed (1)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def plicas_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PlicasConfig:
+    """The configuration of the AGENT spec; a usage error if it is not a PLICAS agent."""
     spec = create_agent(args.agent, args.seed)
     if not isinstance(spec, Plicas):
         parser.error(f"{args.agent!r} is not a PLICAS agent")
-    agent = RecordingPlicas(args.seed, spec.config)
+    return spec.config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = match_arguments(__doc__.split("\n\n")[0], hands=3000)
+    args = parser.parse_args(argv)
+    agent = RecordingPlicas(args.seed, plicas_config(parser, args))
     game = bundled_game()
     config = MatchConfig("readings", game, "readings.game", args.hands, args.seed, ("a", "b"))
     play_in_process(MatchEngine(config), [agent, create_agent(args.opponent, args.seed + 1)])

@@ -27,7 +27,6 @@ copied, so the probing never touches the real players.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import csv
 import random
@@ -38,7 +37,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from plicas_readings import LastReading  # this folder, first on sys.path
+
+# this folder, first on sys.path
+from plicas_readings import ROUND_NAMES, LastReading, match_arguments, plicas_config
 
 from acpcbot.actions import Action
 from acpcbot.evaluator import rank_hand
@@ -55,7 +56,6 @@ from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
 from dealer.views import state_view
 
-ROUND_NAMES = ("preflop", "flop", "turn", "river")
 ACTIONS = (FOLD, CALL, RAISE)
 KINDS = tuple(a.type for a in ACTIONS)
 SHARED = ("tables", "reader", "cases", "calibration", "_strategy", "_buckets")
@@ -203,21 +203,14 @@ def report(decisions: list[Decision], minimum: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("agent", metavar="AGENT", help="a PLICAS spec, e.g. plicas:bluff=off")
-    parser.add_argument("opponent", metavar="OPPONENT", help="the opponent's spec")
-    parser.add_argument("--hands", type=int, default=2000, help="hands played (2000)")
-    parser.add_argument("--seed", type=int, default=1, help="card seed (1)")
+    parser = match_arguments(__doc__.split("\n\n")[0], hands=2000)
     parser.add_argument("--rollouts", type=int, default=6, help="rollouts per action (6)")
     parser.add_argument("--min-rows", type=int, default=40, help="smallest group shown (40)")
     parser.add_argument("--csv", metavar="FILE", help="also write every decision to FILE")
     args = parser.parse_args(argv)
     if args.rollouts < 1:
         parser.error("--rollouts must be at least 1")
-    spec = create_agent(args.agent, args.seed)
-    if not isinstance(spec, Plicas):
-        parser.error(f"{args.agent!r} is not a PLICAS agent")
-    agent = ProbingPlicas(args.seed, spec.config, args.rollouts)
+    agent = ProbingPlicas(args.seed, plicas_config(parser, args), args.rollouts)
     agent.opponent = create_agent(args.opponent, args.seed + 1)
     game = bundled_game()
     config = MatchConfig("regret", game, "regret.game", args.hands, args.seed, ("a", "b"))
