@@ -52,7 +52,7 @@ class AgentSpec:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, fold-equity, model = on|off; "
+    "dprc, dpac, case-base, bluff, fold-equity, model, river-search = on|off; "
     "dprc-hands, case-threshold, samples = N; static-range, case-weight = X"
 )
 

@@ -10,7 +10,8 @@ precomputed tables:
 * :mod:`.preflop` — the preflop rule unit, :mod:`.dprc` — dynamic preflop range control;
 * :mod:`.postflop` — the postflop rule unit, :mod:`.dpac` — dynamic postflop aggression
   control, :mod:`.casebase` — the case-based unit, :mod:`.bluff` — the bluff unit,
-  :mod:`.foldequity` — the fold-equity unit;
+  :mod:`.foldequity` — the fold-equity unit, :mod:`.riversearch` — the river search
+  (off by default);
 * :mod:`.merge` — merge and decide; :mod:`.agent` wires them, :mod:`.config` switches them.
 
 Importing this package imports nothing heavy; :mod:`.agent` loads the engine.

@@ -7,7 +7,8 @@ On the agent's turn:
   triple;
 * postflop — the hand is read against the opponent's weighted range; the bluff unit decides
   the paper's bluffing spot, the postflop rule unit (own bucket shifted by DPAC) every other
-  one, raising at least as often as the fold-equity unit finds aggression pays; the
+  one, raising at least as often as the fold-equity unit finds aggression pays (on the
+  river the river search instead, when it is switched on); facing a river bet the
   case-based unit adds a second triple when it has enough similar cases;
 * the triples are merged by confidence and sampled with the agent's seeded RNG.
 
@@ -21,6 +22,7 @@ from typing import ClassVar
 
 from acpcbot.actions import Action
 from acpcbot.engine.combos import combo_index
+from acpcbot.engine.evaluator import rank7
 from acpcbot.errors import AcpcError
 from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, HandResult, MatchInfo
@@ -36,10 +38,11 @@ from agents.plicas.merge import decide
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
 from agents.plicas.preflop import preflop_triple
-from agents.plicas.situation import Situation, action_lines
+from agents.plicas.riversearch import RiverSpot, river_values
+from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
-from agents.plicas.weights import RangeWeights
+from agents.plicas.weights import RangeWeights, board_ranking
 from agents.triple import Triple
 
 
@@ -136,6 +139,8 @@ class Plicas(Agent):
         if self.config.bluff:
             connect = self.tables.connect(profile.range)
             rule = bluff_triple(situation, reading, profile, connect)
+        if rule is None and self.config.river_search and situation.round == RIVER:
+            rule = self._river_search(situation, betting, profile)
         if rule is None:
             shift = 0
             if self.config.dpac:
@@ -153,6 +158,32 @@ class Plicas(Agent):
                 triple, similar = found
                 weighted.append((triple, self.config.case_weight * similar / (similar + threshold)))
         return decide(weighted, betting, self.rng)
+
+    def _river_search(
+        self, situation: Situation, betting: BettingView, profile: OpponentProfile
+    ) -> Triple:
+        ranking = board_ranking(tuple(situation.board))
+        mine = (situation.pot - situation.to_call) // 2
+        spot = RiverSpot(
+            mine=mine,
+            theirs=mine + situation.to_call,
+            bet=situation.bet,
+            raises=situation.num_raises,
+            max_raises=self.game.max_raises[situation.round],
+            position=situation.position,
+            acted=bool(betting.actions[situation.round]),
+        )
+        calibration = self.calibration if self.config.model else None
+        own = rank7(*situation.hole, *situation.board)
+        values = river_values(
+            spot,
+            own,
+            ranking.values,
+            self.weights.weights,
+            profile=profile,
+            calibration=calibration,
+        )
+        return values.triple(situation.bet)
 
     def own_range(self, situation: Situation) -> float:
         """r_p for this hand (chosen at its first preflop decision)."""

@@ -25,6 +25,9 @@ from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView
 from acpcbot.rules import HandState
 
+RIVER = 3
+"""The last betting round of hold'em."""
+
 Line = tuple[str, ...]
 """One player's actions per round, e.g. ``("r", "kc", "")``: ``k`` check, ``b`` bet,
 ``c`` call, ``r`` raise, ``f`` fold (check and bet when no bet is to be called)."""

@@ -22,7 +22,7 @@ from acpcbot.engine.montecarlo import sample_counts
 from agents.plicas.buckets import bucket_of
 from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
-from agents.plicas.situation import Situation
+from agents.plicas.situation import RIVER, Situation
 from agents.plicas.tables import PlicasTables
 from agents.plicas.weights import board_ranking, continuing, ordered_percentiles
 
@@ -32,7 +32,6 @@ IntArray = npt.NDArray[np.int64]
 NEGLIGIBLE_FOLD = 0.01
 _UNIFORM = np.zeros((0, len(COMBO_CARDS)))
 """No weight table: the sampler draws the opponent uniformly from the unseen cards."""
-RIVER = 3
 
 
 class HandReader:

@@ -10,6 +10,7 @@ from acpcbot.player import BettingView, MatchInfo
 from agents.plicas.agent import Plicas
 from agents.plicas.config import DYNAMIC
 from agents.plicas.model import PRIOR
+from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.engine import MatchEngine
@@ -90,3 +91,37 @@ def test_the_fold_equity_unit_bets_into_a_frequent_folder() -> None:
     station_on = postflop_aggression("always-call", "fold-equity=on")
     station_off = postflop_aggression("always-call", "fold-equity=off")
     assert abs(station_on - station_off) < 0.03
+
+
+class RiverPlicas(Plicas):
+    """PLICAS noting, at each river decision with nothing to call, its hand's showdown
+    share against the opponent's weighted range and whether it bet."""
+
+    river: list[tuple[int, float, bool]]
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        self.river = []
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        action = super().act(state, betting)
+        if state.round == 3 and betting.amount_to_call() == 0:
+            situation = Situation.of(state, betting)
+            reading = self.reader.postflop(situation, self.weights.weights, PRIOR, 0)
+            share = reading.strength
+            self.river.append((state.hand_number, share, action.type is ActionType.RAISE))
+        return action
+
+
+def test_the_river_search_bets_into_a_calling_station_for_value_only() -> None:
+    # Against an opponent that calls everything and never bets, a river bet wins one more
+    # bet exactly when the hand beats more than half of the range it calls with: the search
+    # bets above that (mixing within MIX_WIDTH of it), never as a bluff.
+    config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 300, 7, ("p", "o"))
+    agent = RiverPlicas(7, DYNAMIC.with_options({"river-search": "on"}))
+    play_in_process(MatchEngine(config), [agent, create_agent("always-call", 8)])
+    bets = [share for _, share, bet in agent.river if bet]
+    checks = [share for _, share, bet in agent.river if not bet]
+    assert len(bets) > 30 and len(checks) > 30
+    assert min(bets) > 0.46
+    assert max(checks) < 0.54

@@ -26,6 +26,9 @@ def test_options_switch_units_and_set_knobs() -> None:
     )
     assert config.dynamic_units() == ("case-base", "bluff", "fold-equity", "model")
     assert config.case_threshold == 5 and config.case_weight == 0.25
+    searching = PlicasConfig().with_options({"river-search": "on"})
+    assert searching.dynamic_units()[-1] == "river-search"
+    assert not PlicasConfig().river_search  # measured worse against dpp: off unless asked
 
 
 @pytest.mark.parametrize(
