@@ -163,10 +163,9 @@ class Plicas(Agent):
         self, situation: Situation, betting: BettingView, profile: OpponentProfile
     ) -> Triple:
         ranking = board_ranking(tuple(situation.board))
-        mine = (situation.pot - situation.to_call) // 2
         spot = RiverSpot(
-            mine=mine,
-            theirs=mine + situation.to_call,
+            mine=betting.spent[situation.position],
+            theirs=betting.spent[situation.opponent],
             bet=situation.bet,
             raises=situation.num_raises,
             max_raises=self.game.max_raises[situation.round],

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import ActionType
 from agents.plicas.calibration import Calibration
-from agents.plicas.model import OpponentAction, OpponentProfile
+from agents.plicas.model import OpponentAction, OpponentProfile, context_level
 from agents.plicas.situation import RIVER
 from agents.plicas.weights import likelihood, ordered_percentiles
 from agents.triple import Triple
@@ -152,15 +152,10 @@ class _Search:
         if weights.sum() <= NEGLIGIBLE:
             return 0.0
         fold, call, raise_ = self.responses(spot, weights)
-        total = 0.0
-        if spot.facing_them:
-            total += spot.theirs * float(fold @ weights)
-        called = weights * call
-        if spot.facing_them or spot.acted:
-            even = replace(spot, theirs=spot.mine)
-            total += self.showdown(even, called)
-        else:
-            total += self.own_turn(replace(spot, acted=True), called)
+        # the search starts at the agent's turn, so the opponent always acts after it: its
+        # call or check closes the round
+        total = spot.theirs * float(fold @ weights)
+        total += self.showdown(replace(spot, theirs=spot.mine), weights * call)
         if spot.raises < spot.max_raises:
             raised = replace(spot, theirs=spot.mine + spot.bet, raises=spot.raises + 1, acted=True)
             total += self.own_turn(raised, weights * raise_)
@@ -181,7 +176,7 @@ class _Search:
         ):
             fit = likelihood(place, frequencies, kind)
             if self.calibration is not None:
-                event = OpponentAction(RIVER, opponent, facing, min(level, 2), kind, ())
+                event = OpponentAction(RIVER, opponent, facing, context_level(level), kind, ())
                 shape = self.calibration.blend(event, place, fit, weights)
                 fit = frequency * shape
             probs.append(fit)
