@@ -3,6 +3,8 @@ fold-equity unit adapt."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import LIMIT_HOLDEM, bundled_game
 from acpcbot.matchstate import MatchState
@@ -10,6 +12,7 @@ from acpcbot.player import BettingView, MatchInfo
 from agents.plicas.agent import Plicas
 from agents.plicas.config import DYNAMIC
 from agents.plicas.model import PRIOR
+from agents.plicas.riversearch import MIX_WIDTH
 from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
@@ -116,12 +119,16 @@ class RiverPlicas(Plicas):
 def test_the_river_search_bets_into_a_calling_station_for_value_only() -> None:
     # Against an opponent that calls everything and never bets, a river bet wins one more
     # bet exactly when the hand beats more than half of the range it calls with: the search
-    # bets above that (mixing within MIX_WIDTH of it), never as a bluff.
+    # bets above that, never as a bluff. It mixes bet and check within MIX_WIDTH of a bet,
+    # and the model keeps a few of the prior's folds (a hand that ties most of the range,
+    # on a board that plays itself, gains half the pot from each), so the edge is blurred
+    # by up to MIX_WIDTH of share either side.
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 300, 7, ("p", "o"))
     agent = RiverPlicas(7, DYNAMIC.with_options({"river-search": "on"}))
     play_in_process(MatchEngine(config), [agent, create_agent("always-call", 8)])
     bets = [share for _, share, bet in agent.river if bet]
     checks = [share for _, share, bet in agent.river if not bet]
     assert len(bets) > 30 and len(checks) > 30
-    assert min(bets) > 0.46
-    assert max(checks) < 0.54
+    assert min(bets) > 0.5 - MIX_WIDTH
+    assert max(checks) < 0.5 + MIX_WIDTH
+    assert np.mean(bets) > 0.7 and np.mean(checks) < 0.3

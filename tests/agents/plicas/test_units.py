@@ -78,13 +78,14 @@ def test_observed_folds_override_the_table_for_a_calling_station(limit_game: Gam
 # -- preflop rule unit --------------------------------------------------------------------
 
 
-def test_preflop_plays_exactly_the_hands_inside_the_range(limit_game: Game) -> None:
+def test_preflop_raises_exactly_the_hands_inside_the_range(limit_game: Game) -> None:
     s = situation(limit_game, "MATCHSTATE:1:0::|7c2d")  # small blind, first action
     for share, own_range, played in ((0.6, 0.5, False), (0.4, 0.5, True), (0.95, 1.0, True)):
         reading = Reading(0.4, 0.35, 0.4, 7, top_share=share)
         triple = preflop_triple(s, reading, own_range)
-        assert (triple.fold == 0.0) is played
-        assert (triple.fold == 1.0) is not played
+        assert triple.call == 0.0  # the small blind never limps, however weak the hand
+        assert triple.raise_ == (1.0 if played else 0.0)
+        assert triple.fold == (0.0 if played else 1.0)
 
 
 def test_preflop_steals_outside_the_range_only_from_an_opponent_that_folds(
