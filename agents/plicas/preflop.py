@@ -6,12 +6,12 @@ the one small blind DPRC's objective charges — unless the opponent folds to a 
 often that a steal pays: an outside hand raises with a probability that grows with the
 steal's expected value (see :func:`steal_probability`). The small blind never limps: a
 limp gives the big blind a free choice to raise with the initiative, equilibrium strategies
-of this game almost never limp, and against dpp limping 30 % of the played hands cost about
-6 mbb/g (measured, see the README). Later decisions follow expert tables per class and
-situation (the big blind after a limp, facing a raise, facing a re-raise), with a value
-raise whenever the hand is strong enough against the part of the opponent's modelled range
-that would call; facing a raise, the call is by the pot odds (plus a margin for the equity a
-hand fails to realise) against the range that raised.
+of this game almost never limp, and against dpp raising the 30 % of played hands it used to
+limp gained about 10 mbb/g over six card seeds (see the README). Later decisions follow
+expert tables per class and situation (the big blind after a limp, facing a raise, facing a
+re-raise), with a value raise whenever the hand is strong enough against the part of the
+opponent's modelled range that would call; facing a raise, the call is by the pot odds
+(plus a margin for the equity a hand fails to realise) against the range that raised.
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.matchstate import decode_match_state
@@ -31,13 +31,15 @@ from agents.plicas.rules_common import continue_probability, needed_strength, ra
 from agents.plicas.situation import Situation
 from agents.triple import Triple
 
-# Raise probability by class 1..8 in each preflop situation after the small blind's first
-# action (which raises every hand it plays).
+# Raise probability by class 1..8 in each preflop situation after the small blind's opening.
 AFTER_LIMP = (1.0, 1.0, 0.9, 0.7, 0.4, 0.2, 0.05, 0.0)
 """The big blind after the small blind called."""
 AGAINST_RAISE = (1.0, 0.9, 0.6, 0.3, 0.1, 0.0, 0.0, 0.0)
 AGAINST_RERAISE = (1.0, 0.6, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0)
 FOLD_OUTSIDE_RANGE = Triple(1.0, 0.0, 0.0)
+OPEN_RAISE = Triple(0.0, 0.0, 1.0)
+PLAY_WITHOUT_RAISE = Triple(0.0, 1.0, 0.0)
+"""Inside the range in a game that allows no raise here."""
 REALISATION_MARGIN = 0.05
 """Equity a preflop call wants above the pot odds: hands do not realise all their equity
 after the flop (they fold some of it away), nor do they pay every later bet."""
@@ -66,16 +68,29 @@ def steal_probability(situation: Situation, fold: float, strength_called: float)
 
 
 def table_raise(situation: Situation, bucket: int) -> float:
-    """The expert table's raise probability for this class and situation."""
+    """The expert table's raise probability for this class and situation (after the small
+    blind's opening)."""
     if situation.num_raises == 0:
-        if situation.facing_bet:
-            return 1.0  # the small blind's opening: no limping
         table = AFTER_LIMP
     elif situation.num_raises == 1:
         table = AGAINST_RAISE
     else:
         table = AGAINST_RERAISE
     return table[bucket - 1]
+
+
+def opening_triple(
+    situation: Situation, reading: Reading, own_range: float, steal_fold: float
+) -> Triple:
+    """The small blind's first action: raise every hand inside ``own_range`` (never limp),
+    fold the rest or steal with them (:func:`steal_probability`)."""
+    inside = reading.top_share <= own_range
+    if not situation.can_raise:
+        return PLAY_WITHOUT_RAISE if inside else FOLD_OUTSIDE_RANGE
+    if inside:
+        return OPEN_RAISE
+    steal = steal_probability(situation, steal_fold, reading.strength_called)
+    return Triple.of(1.0 - steal, 0.0, steal)
 
 
 def preflop_triple(
@@ -86,21 +101,14 @@ def preflop_triple(
 ) -> Triple:
     """The rule unit's preflop triple with own range ``own_range`` (r_p), against an
     opponent that folds to an opening raise with probability ``steal_fold``."""
-    opening = situation.facing_bet and situation.num_raises == 0
-    if opening and reading.top_share > own_range:
-        if not situation.can_raise:
-            return FOLD_OUTSIDE_RANGE
-        steal = steal_probability(situation, steal_fold, reading.strength_called)
-        return Triple.of(1.0 - steal, 0.0, steal)
+    if situation.facing_bet and situation.num_raises == 0:
+        return opening_triple(situation, reading, own_range, steal_fold)
     raise_ = 0.0
     if situation.can_raise:
         value = raise_probability(reading.strength_called, situation.num_raises, shift=0)
         raise_ = max(table_raise(situation, reading.bucket), value)
     if not situation.facing_bet:
         return Triple.of(0.0, 1.0 - raise_, raise_)
-    if opening:
-        keep = 1.0  # the range decided
-    else:
-        needed = needed_strength(situation, 0.0) + REALISATION_MARGIN
-        keep = continue_probability(reading.strength, needed)
+    needed = needed_strength(situation, 0.0) + REALISATION_MARGIN
+    keep = continue_probability(reading.strength, needed)
     return Triple.of((1 - raise_) * (1 - keep), (1 - raise_) * keep, raise_)
