@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from acpcbot.errors import AcpcError
 from acpcbot.player import Player
 from agents.registry import create_agent, player_name
 from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
@@ -93,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("evaluation"), help="log folder")
     args = parser.parse_args(argv)
     for spec in (args.agent, *args.opponents):
-        create_agent(spec)  # fail on a bad spec before anything runs
+        try:
+            create_agent(spec)  # fail on a bad spec before anything runs
+        except AcpcError as error:
+            parser.error(str(error))
     jobs = max(1, args.jobs)
     if jobs == 1:
         rows = [play(args.agent, o, args.hands, args.seed, args.out) for o in args.opponents]
