@@ -94,7 +94,7 @@ AGENTS: dict[str, AgentSpec] = {
         AgentSpec(
             "plicas-static",
             "agents.plicas.agent:PlicasStatic",
-            "PLICAS with every dynamic unit off: fixed rules against a generic opponent",
+            "PLICAS without adaptation: fixed rules against a frozen, sound opponent",
             _PLICAS_OPTIONS,
         ),
         AgentSpec(

@@ -7,6 +7,7 @@ precomputed tables:
 * :mod:`.model` — the opponent model (frequencies per betting context, range, aggression,
   average pot) and :mod:`.weights` — its 1326-combo weight table, re-weighted after every
   opponent action, with :mod:`.calibration` learning from showdowns what its actions say;
+  :mod:`.generic` — the frozen, sound opponent the static PLICAS reads hands against;
 * :mod:`.preflop` — the preflop rule unit, :mod:`.dprc` — dynamic preflop range control;
 * :mod:`.postflop` — the postflop rule unit, :mod:`.dpac` — dynamic postflop aggression
   control, :mod:`.casebase` — the case-based unit, :mod:`.bluff` — the bluff unit,

@@ -34,6 +34,7 @@ from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
 from agents.plicas.dprc import choose_range
 from agents.plicas.foldequity import at_least_raise, fold_equity_raise
+from agents.plicas.generic import generic_opponent
 from agents.plicas.merge import decide
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
@@ -113,14 +114,20 @@ class Plicas(Agent):
         self.cases.add(Case(lines[opponent], lines[state.position], buckets))
 
     def _reweight(self, events: list[OpponentAction]) -> None:
-        calibration = self.calibration if self.config.model else None
+        calibration = self.reading_calibration()
         profile = self.reading_profile()
         for event in events:
             self.weights.update(event, profile, calibration)
 
     def reading_profile(self) -> OpponentProfile:
-        """What the model learned before this hand, or the generic prior with ``model`` off."""
-        return self._learned if self.config.model else PRIOR
+        """What the model learned before this hand, or the generic opponent's profile with
+        ``model`` off."""
+        return self._learned if self.config.model else generic_opponent().profile
+
+    def reading_calibration(self) -> Calibration:
+        """What the opponent's showdowns have shown so far, or the generic opponent's
+        calibration with ``model`` off."""
+        return self.calibration if self.config.model else generic_opponent().calibration
 
     # -- deciding -----------------------------------------------------------------------
 
@@ -172,7 +179,7 @@ class Plicas(Agent):
             position=situation.position,
             acted=bool(betting.actions[situation.round]),
         )
-        calibration = self.calibration if self.config.model else None
+        calibration = self.reading_calibration()
         own = rank7(*situation.hole, *situation.board)
         values = river_values(
             spot,
@@ -207,8 +214,8 @@ class Plicas(Agent):
 
 
 class PlicasStatic(Plicas):
-    """PLICAS with every dynamic unit off (the paper's static ablation, plus the case base,
-    the bluff and fold-equity units and the model's reading of hands)."""
+    """PLICAS without adaptation (:data:`~agents.plicas.config.STATIC`): DPRC, DPAC, the case
+    base and the bluff unit off, hands read against the frozen generic opponent."""
 
     name = "plicas-static"
     CONFIG = STATIC

@@ -42,8 +42,11 @@ class Calibration:
     """Histograms of the opponent's revealed percentiles, per round, position, facing and
     action."""
 
-    def __init__(self) -> None:
-        self.counts = np.zeros((ROUNDS, 2, 2, len(ACTIONS), BINS))
+    def __init__(self, counts: FloatArray | None = None) -> None:
+        shape = (ROUNDS, 2, 2, len(ACTIONS), BINS)
+        self.counts = np.zeros(shape) if counts is None else counts
+        if self.counts.shape != shape:
+            raise ValueError(f"calibration counts must have shape {shape}, not {self.counts.shape}")
 
     def _histogram(self, event: OpponentAction) -> FloatArray:
         histogram: FloatArray = self.counts[

@@ -2,9 +2,10 @@
 
 The four dynamic units of the paper's ablation (DPRC, DPAC, the case base, the bluff unit),
 our fold-equity unit and the opponent model's part in reading hands can each be switched
-off. With all of them off the agent plays the *static* PLICAS, "a static playing style
-without adaptation to the opponent's strategy" (PLICAS §5.1): fixed expert rules against a
-generic opponent profile.
+off. With the model and the paper's four units off (:data:`STATIC`) the agent plays the
+*static* PLICAS, "a static playing style without adaptation to the opponent's strategy"
+(PLICAS §5.1): fixed expert rules against a fixed, sound opponent
+(:mod:`agents.plicas.generic`).
 Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, see
 :func:`agents.registry.parse_agent_spec`), e.g. ``plicas:dprc=off,dpac=off`` for the paper's
 literal ablation (the learned opponent model still reads the hands).
@@ -12,7 +13,7 @@ literal ablation (the learned opponent model still reads the hands).
 >>> PlicasConfig().dynamic_units()
 ('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model')
 >>> STATIC.dynamic_units()
-()
+('fold-equity',)
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
 30
 """
@@ -56,8 +57,8 @@ class PlicasConfig:
     model: bool = True
     """The learned opponent model (and the showdown calibration of its weight table) drives
     the hand readings (the weight table's likelihoods, fold rates, the steal and bluff
-    spots); off, they read a generic opponent and nothing the opponent does changes how
-    PLICAS plays."""
+    spots); off, they read the frozen generic opponent of :mod:`agents.plicas.generic`
+    and nothing the opponent does changes how PLICAS plays."""
     river_search: bool = False
     """On the river, search the rest of the betting against the learned model
     (:mod:`agents.plicas.riversearch`) instead of the postflop rule and fold-equity units.
@@ -112,7 +113,8 @@ def _convert(key: str, text: str, current: object) -> object:
 
 DYNAMIC = PlicasConfig()
 """``plicas``: every dynamic unit on."""
-STATIC = PlicasConfig(
-    dprc=False, dpac=False, case_base=False, bluff=False, fold_equity=False, model=False
-)
-"""``plicas-static``: every dynamic unit off, and hands read against the generic opponent."""
+STATIC = PlicasConfig(dprc=False, dpac=False, case_base=False, bluff=False, model=False)
+"""``plicas-static``: the paper's four dynamic units off (DPRC, DPAC, the case base, the
+bluff unit) and hands read against the frozen generic opponent. The fold-equity unit stays
+on: with the model off it reads the generic opponent's fold rates, so it is a fixed rule
+(bet where a sound opponent folds often enough) that nothing the opponent does changes."""

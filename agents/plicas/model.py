@@ -98,8 +98,8 @@ class OpponentProfile:
 
 def _prior_frequencies() -> FloatArray:
     freq = np.zeros((ROUNDS, 2, 2, LEVELS, 3))
-    # A generic, moderately sound opponent (the static PLICAS plays against this one),
-    # the same in both positions.
+    # A vague, moderately sound opponent, the same in both positions: where the learned
+    # model starts (the static PLICAS reads the frozen one of :mod:`.generic` instead).
     freq[0, :, 1] = [(0.2, 0.3, 0.5), (0.3, 0.45, 0.25), (0.15, 0.7, 0.15)]
     freq[0, :, 0] = [(0.0, 0.6, 0.4)] * LEVELS
     for r in range(1, ROUNDS):

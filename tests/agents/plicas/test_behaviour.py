@@ -11,6 +11,7 @@ from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, MatchInfo
 from agents.plicas.agent import Plicas
 from agents.plicas.config import DYNAMIC
+from agents.plicas.generic import generic_opponent
 from agents.plicas.model import PRIOR
 from agents.plicas.riversearch import MIX_WIDTH
 from agents.plicas.situation import Situation
@@ -54,8 +55,12 @@ def test_without_the_model_the_maniac_is_read_as_a_generic_opponent() -> None:
     learned = play("always-raise", 60)
     generic = play("always-raise", 60, options="model=off")
     assert generic.model.profile().range > 0.9  # the model still counts...
-    assert generic.reading_profile() is PRIOR  # ...but the readings ignore it
+    sound = generic_opponent()
+    assert generic.reading_profile() is sound.profile  # ...but the readings ignore it
+    assert generic.reading_calibration() is sound.calibration
+    assert not generic.calibration.counts.any()  # and its showdowns are not recorded
     assert learned.reading_profile().range > 0.9
+    assert learned.reading_calibration().counts.any()
 
 
 class CountingPlicas(Plicas):

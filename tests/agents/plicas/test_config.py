@@ -17,7 +17,9 @@ def test_named_variants() -> None:
         "fold-equity",
         "model",
     )
-    assert STATIC.dynamic_units() == ()
+    # The static bot: no unit that learns, and the readings come from the frozen opponent.
+    assert STATIC.dynamic_units() == ("fold-equity",)
+    assert not STATIC.model
 
 
 def test_options_switch_units_and_set_knobs() -> None:
