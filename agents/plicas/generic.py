@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -36,8 +36,6 @@ from agents.plicas.model import OpponentModel, OpponentProfile
 
 GENERIC_FILE = "plicas-generic.npz"
 """In ``agents/data``, with its digest in ``SHA256SUMS``."""
-
-_COUNTERS = ("hands_seen", "preflop_decisions", "preflop_folds", "flop_hands", "showdowns")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -51,14 +49,10 @@ class GenericOpponent:
 
 
 def pooled(models: Iterable[OpponentModel]) -> OpponentModel:
-    """One model holding the counts of all ``models`` (the halves of a duplicate match)."""
+    """One model holding the totals of all ``models`` (the halves of a duplicate match)."""
     total = OpponentModel()
     for model in models:
-        total.counts += model.counts
-        total.raise_chances += model.raise_chances
-        total.flop_pot_total += model.flop_pot_total
-        for name in _COUNTERS:
-            setattr(total, name, getattr(total, name) + getattr(model, name))
+        total.merge(model)
     return total
 
 
@@ -71,26 +65,18 @@ def pooled_calibration(calibrations: Iterable[Calibration]) -> Calibration:
 
 
 def save(stream: IO[bytes], model: OpponentModel, calibration: Calibration) -> None:
-    """Write what ``model`` and ``calibration`` learned (the raw counts)."""
-    np.savez(
-        stream,
-        counts=model.counts,
-        raise_chances=model.raise_chances,
-        flop_pot_total=np.float64(model.flop_pot_total),
-        counters=np.array([getattr(model, name) for name in _COUNTERS], dtype=np.int64),
-        calibration=calibration.counts,
-    )
+    """Write what ``model`` and ``calibration`` learned (the raw totals)."""
+    totals: dict[str, Any] = {name: getattr(model, name) for name in OpponentModel.TOTALS}
+    np.savez(stream, calibration=calibration.counts, **totals)
 
 
 def load(stream: IO[bytes]) -> GenericOpponent:
     """The frozen opponent written by :func:`save`."""
+    model = OpponentModel()
     with np.load(stream) as data:
-        model = OpponentModel()
-        model.counts = data["counts"].astype(np.float64)
-        model.raise_chances = data["raise_chances"].astype(np.float64)
-        model.flop_pot_total = float(data["flop_pot_total"])
-        for name, value in zip(_COUNTERS, data["counters"].tolist(), strict=True):
-            setattr(model, name, int(value))
+        for name in OpponentModel.TOTALS:
+            value = data[name]
+            setattr(model, name, value.astype(np.float64) if value.ndim else value.item())
         counts = data["calibration"].astype(np.float64)
     counts.setflags(write=False)  # shared by every static agent: never recorded into
     return GenericOpponent(model.profile(), Calibration(counts), model.hands_seen)

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -123,6 +124,18 @@ PRIOR_STRENGTH = 8.0
 class OpponentModel:
     """Counts of one opponent's play over one match (a fresh one per duplicate half)."""
 
+    TOTALS: ClassVar[tuple[str, ...]] = (
+        "counts",
+        "raise_chances",
+        "hands_seen",
+        "preflop_decisions",
+        "preflop_folds",
+        "flop_hands",
+        "flop_pot_total",
+        "showdowns",
+    )
+    """The attributes that sum the match so far (the rest track the hand in progress)."""
+
     def __init__(self) -> None:
         self.counts = np.zeros((ROUNDS, 2, 2, LEVELS, 3))
         self.raise_chances = np.zeros((ROUNDS, 2))
@@ -139,6 +152,11 @@ class OpponentModel:
         self._done = 0
         self._acted_preflop = False
         self._flop_pot: int | None = None
+
+    def merge(self, other: OpponentModel) -> None:
+        """Add ``other``'s match totals to this model's (e.g. a duplicate match's halves)."""
+        for name in self.TOTALS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     # -- feeding ------------------------------------------------------------------------
 
