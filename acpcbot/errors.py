@@ -46,3 +46,8 @@ class DealerTimeoutError(ProtocolError):
 class BadStateError(ProtocolError):
     """The dealer sent a line that is not a valid ``MATCHSTATE`` for the game, or a state
     that does not follow the previous one."""
+
+
+class UnsupportedGameError(AcpcError, ValueError):
+    """An agent, a solver or a tool that cannot handle the game it was given (say, a
+    heads-up limit hold'em agent in a no-limit game)."""

@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState
+from acpcbot.protocol.matchstate import MatchState
 
 
 class BettingView(Protocol):

@@ -14,8 +14,8 @@ from typing import ClassVar
 
 from acpcbot.actions import Action
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, HandResult, MatchInfo, default_hook
+from acpcbot.protocol.matchstate import MatchState
 
 
 class Agent(abc.ABC):

@@ -30,8 +30,8 @@ from typing import ClassVar
 
 from acpcbot.actions import Action
 from acpcbot.errors import AcpcError
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.triple import Triple
 
@@ -106,8 +106,8 @@ class KendallPlayer(Agent):
         self.top_share = PlicasTables.load().class_top_share
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
-        from acpcbot.engine.combos import class_of
-        from acpcbot.engine.equity import hand_vs_range
+        from acpcbot.handeval.combos import class_of
+        from acpcbot.handeval.equity import hand_vs_range
 
         facing = betting.amount_to_call() > 0
         hole = state.own_cards

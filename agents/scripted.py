@@ -10,8 +10,8 @@ byte, which is what the conformance tests use it for.
 from __future__ import annotations
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from acpcbot.actions import CALL, Action
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.triple import Triple, raise_action
 

@@ -27,7 +27,7 @@ import struct
 import time
 from collections import deque
 
-from acpcbot.framing import LineBuffer
+from acpcbot.protocol.framing import LineBuffer
 from dealer.seat import CUT_PIECE_BYTES, Line, SeatGoneError
 
 READ_BYTES = 65536

@@ -19,17 +19,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.game import load_game
-from dealer import aio
 from dealer.config import MatchConfig, TimeLimits
-from dealer.engine import MatchEngine
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
 from dealer.matchlog import ExistingLog, MatchLog, read_existing_log
-from dealer.reporter import Reporter
+from dealer.referee import MatchEngine
 from dealer.server import referee_over_tcp
 from dealer.tlog import Transaction, TransactionLog, TransactionLogError, read_transactions
+from dealer.transcript import Reporter
 
 MAX_UINT32 = 2**32 - 1
 
@@ -179,7 +179,7 @@ def _run(args: argparse.Namespace, err: Reporter) -> int:
     log = MatchLog(_open(log_path, args.append)) if args.log else None
     tlog = TransactionLog(_open(tlog_path, args.append)) if args.tlog else None
     try:
-        return aio.run(
+        return eventloop.run(
             _serve(
                 config,
                 args=args,

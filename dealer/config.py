@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.logfile import LogHeader
+from acpcbot.protocol.logfile import LogHeader
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
-from dealer.cardsfield import CardsLayout
+from acpcbot.protocol.cardsfield import CardsLayout
 from dealer.rng import mt19937
 
 
@@ -49,7 +49,8 @@ class DealtHand(NamedTuple):
 
     deal: Deal
     full_field: str
-    """The cards field with every card shown (see :class:`~dealer.cardsfield.CardsLayout`)."""
+    """The cards field with every card shown (see
+    :class:`~acpcbot.protocol.cardsfield.CardsLayout`)."""
     showdown_ranks: tuple[int, ...] | None
     """Each position's hand rank with the whole board, or ``None`` where the game's hands
     are not ranked in batches (see :func:`batch_ranked`)."""
@@ -61,7 +62,7 @@ def batch_ranked(game: Game) -> bool:
     A showdown always sees the whole board (a hand ends before the last round only when all
     but one player folded; when players are all-in the rules run to the last round), so a
     position's showdown rank is that of its hole cards and the whole board. The numba batch
-    evaluator ranks 5 to 7 cards, the sizes :func:`~acpcbot.evaluator.rank_hand` hands to
+    evaluator ranks 5 to 7 cards, the sizes :func:`~acpcbot.handeval.rank_hand` hands to
     the same engine; other games (Leduc hold'em, say) are ranked when a showdown happens.
     """
     return 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7
@@ -151,7 +152,7 @@ def _showdown_ranks(
     cards: npt.NDArray[np.int64], players: int, per: int
 ) -> Iterator[tuple[int, ...]]:
     """Each position's rank with the whole board, for every deal."""
-    from acpcbot.engine.evaluator import rank_batch  # numba: loaded only when needed
+    from acpcbot.handeval.evaluator import rank_batch  # numba: loaded only when needed
 
     board = cards[:, players * per :]
     ranks = [

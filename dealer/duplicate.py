@@ -6,7 +6,7 @@ Each agent therefore plays the cards its opponent had, and luck largely cancels 
 each hand number's two results are averaged: the confidence interval is computed over
 those pairs.
 
-Both halves run on one engine (:mod:`dealer.engine`) over either transport: ``inprocess``
+Both halves run on one engine (:mod:`dealer.referee`) over either transport: ``inprocess``
 calls the agents directly; ``tcp`` runs our TCP server on 127.0.0.1 and both agents through
 the acpcbot client, exactly as against any ACPC dealer. For deterministic agents both write
 byte-identical logs.
@@ -22,21 +22,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from acpcbot import eventloop
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.player import Player
-from dealer import aio
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import play_in_process
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
 from dealer.progress import Progress
-from dealer.reporter import Reporter
+from dealer.referee import MatchEngine
 from dealer.results import HalfResult, PairResult, half_result, pair_result
 from dealer.server import referee_over_tcp
 from dealer.stats import pair_samples
+from dealer.transcript import Reporter
 
 PlayerFactory = Callable[[int, int], Player]
 """Makes a fresh player: ``(which, seed)`` with ``which`` 0 for agent A and 1 for B."""
@@ -175,7 +175,7 @@ def _play_half(
         if plan.transport is Transport.INPROCESS:
             play_in_process(engine, players)
         else:
-            aio.run(_play_over_tcp(engine, players, reporter))
+            eventloop.run(_play_over_tcp(engine, players, reporter))
         seconds = time.perf_counter() - started
     result = half_result(
         path.name, plan.names[0], plan.names[1], dict(enumerate(recorded)), game.big_blind

@@ -2,7 +2,7 @@
 
 After every action each seat is sent its view (seat 1 first), and at the end of the hand
 its final view, as the reference does; the acting seat's reply is read with the
-reference's lenient rules (:mod:`dealer.reply`) and time limits (:mod:`dealer.timing`).
+reference's lenient rules (:mod:`acpcbot.protocol.lenient`) and time limits (:mod:`dealer.timing`).
 With ``hold_idle`` the writes to a seat that is not about to act are held and go out with
 the next write to it (the next time it is asked to act), at the latest when the match
 ends: every seat still receives every byte, in order, but is spared a wake-up per state.
@@ -19,14 +19,14 @@ import time
 from collections.abc import Sequence
 
 from acpcbot.actions import Action
+from acpcbot.protocol.lenient import ReplyKind, Request, read_reply
+from acpcbot.protocol.statelines import StateLines
 from dealer.blockingseat import BlockingSeat
-from dealer.engine import MatchEngine
 from dealer.faults import seat_error
-from dealer.reply import ReplyKind, Request, read_reply
-from dealer.reporter import Reporter, stamp
+from dealer.referee import MatchEngine
 from dealer.seat import SeatGoneError
-from dealer.statelines import StateLines
 from dealer.timing import now_us, waited
+from dealer.transcript import Reporter, stamp
 
 CRLF = b"\r\n"
 

@@ -12,7 +12,7 @@ called, and a state's fields are only computed when the player reads them
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import CALL
 >>> from dealer.config import MatchConfig
->>> from dealer.engine import MatchEngine
+>>> from dealer.referee import MatchEngine
 >>> class Caller:
 ...     decides_instantly = True
 ...     def begin_match(self, info): pass
@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from acpcbot.errors import AcpcError
-from acpcbot.matchstate import view_of
 from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
-from dealer.engine import MatchEngine
+from acpcbot.protocol.matchstate import view_of
+from dealer.referee import MatchEngine
 from dealer.views import state_view
 
 HandCallback = Callable[[MatchEngine], None]

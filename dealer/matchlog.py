@@ -1,6 +1,6 @@
 """The match log (``.log``) as a file: header, one ``STATE`` line per hand, ``SCORE``.
 
-The lines themselves come from :mod:`acpcbot.logfile`; this module only writes them,
+The lines themselves come from :mod:`acpcbot.protocol.logfile`; this module only writes them,
 flushing after every hand, and reads back what an interrupted run left behind.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from acpcbot.logfile import LogHeader
+from acpcbot.protocol.logfile import LogHeader
 
 
 @dataclass(frozen=True, slots=True)

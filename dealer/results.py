@@ -15,7 +15,7 @@ from pathlib import Path
 
 from acpcbot.errors import AcpcError, GameDefinitionError, MatchStateError
 from acpcbot.game import load_game
-from acpcbot.logfile import (
+from acpcbot.protocol.logfile import (
     LogHeader,
     ScoreRecord,
     parse_header,

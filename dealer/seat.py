@@ -1,7 +1,7 @@
 """One seat's TCP connection as the dealer sees it (an asyncio protocol).
 
 Incoming bytes are cut into lines the way the reference's ``getLine`` cuts them (at most
-4095 bytes at a time, see :class:`acpcbot.framing.LineBuffer`). Outgoing states are
+4095 bytes at a time, see :class:`acpcbot.protocol.framing.LineBuffer`). Outgoing states are
 queued and written in one go by :meth:`SeatConnection.flush`: the dealer flushes a seat
 just before it waits for that seat's reply and when the match ends, so a seat that is
 not about to act costs no system call per state, and every seat still gets its lines in
@@ -21,7 +21,7 @@ import socket
 from collections import deque
 from typing import cast
 
-from acpcbot.framing import MAX_LINE_BYTES, LineBuffer
+from acpcbot.protocol.framing import MAX_LINE_BYTES, LineBuffer
 
 CUT_PIECE_BYTES = MAX_LINE_BYTES - 1
 """A line this long was cut at the reference's limit: it had no line ending."""

@@ -14,16 +14,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from acpcbot.protocol.lenient import read_version
 from dealer.blockingseat import BlockingSeat
-from dealer.engine import MatchEngine
 from dealer.faults import seat_error
 from dealer.handloop import HandLoop
 from dealer.listeners import Listeners
-from dealer.reply import read_version
-from dealer.reporter import Reporter, stamp
+from dealer.referee import MatchEngine
 from dealer.seat import SeatConnection
 from dealer.timing import now_us, waited
 from dealer.tlog import Transaction
+from dealer.transcript import Reporter, stamp
 
 PROTOCOL_VERSION = (2, 0, 0)
 

@@ -1,9 +1,9 @@
 """Match states for in-process players, built only when a player looks at them.
 
-An in-process match hands a :class:`~acpcbot.matchstate.MatchState` to a player on every
+An in-process match hands a :class:`~acpcbot.protocol.matchstate.MatchState` to a player on every
 turn, and most trivial players never read it. :func:`state_view` returns a ``MatchState``
 that records only *when* it was taken (the hand, the viewer, how many actions had been
-made); its fields are filled in by :func:`~acpcbot.matchstate.view_of` the first time
+made); its fields are filled in by :func:`~acpcbot.protocol.matchstate.view_of` the first time
 anything reads them. A state kept for later still shows the moment it was taken.
 
 >>> from acpcbot.cards import parse_cards
@@ -17,7 +17,7 @@ anything reads them. A state kept for later still shows the moment it was taken.
 >>> hand.apply(CALL)
 >>> str(early), str(state_view(hand, deal, 0))
 ('MATCHSTATE:1:0:cr:|2hAc', 'MATCHSTATE:0:0:crc/:7d3d|/5sKs7s')
->>> from acpcbot.matchstate import view_of
+>>> from acpcbot.protocol.matchstate import view_of
 >>> view_of(hand, deal, 0) == state_view(hand, deal, 0) == view_of(hand, deal, 0)
 True
 """
@@ -28,7 +28,7 @@ import dataclasses
 from typing import Any
 
 from acpcbot.deal import Deal
-from acpcbot.matchstate import MatchState, view_of
+from acpcbot.protocol.matchstate import MatchState, view_of
 from acpcbot.rules import HandState, replay
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(MatchState))

@@ -40,12 +40,12 @@ sys.path.insert(0, str(REPO))
 from acpcbot.client import play_match  # noqa: E402
 from acpcbot.client.connection import connect  # noqa: E402
 from acpcbot.client.defaults import VERSION_LINE  # noqa: E402
-from acpcbot.client.runner import loop_factory, uvloop_available  # noqa: E402
-from acpcbot.client.tracker import HandTracker  # noqa: E402
+from acpcbot.eventloop import loop_factory, uvloop_available  # noqa: E402
 from acpcbot.game import bundled_game, load_game  # noqa: E402
-from acpcbot.matchstate import decode_match_state  # noqa: E402
+from acpcbot.logconfig import configure_logging  # noqa: E402
 from acpcbot.player import HandResult, MatchInfo, Player  # noqa: E402
-from acpcbot.telemetry import configure_logging  # noqa: E402
+from acpcbot.protocol.matchstate import decode_match_state  # noqa: E402
+from acpcbot.protocol.tracker import HandTracker  # noqa: E402
 from agents.registry import create_agent  # noqa: E402
 
 VECTORS = Path(os.environ.get("ACPC_VECTORS", REPO.parent / "shared" / "acpc-vectors"))

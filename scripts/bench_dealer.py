@@ -137,7 +137,7 @@ from pathlib import Path
 from acpcbot.game import bundled_game
 from agents.registry import create_agent
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
+from dealer.referee import MatchEngine
 from dealer.inprocess import play_in_process
 from dealer.matchlog import MatchLog
 

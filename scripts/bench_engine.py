@@ -25,10 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from acpcbot.cards import cards_text, parse_cards
-from acpcbot.engine import evaluator, tables
-from acpcbot.engine.enumeration import seven_card_histogram
-from acpcbot.engine.equity import equity, hand_vs_hand
-from acpcbot.evaluator import rank_hand as checked_rank_hand
+from acpcbot.handeval import evaluator
+from acpcbot.handeval import rank_hand as checked_rank_hand
+from acpcbot.handeval.enumeration import seven_card_histogram
+from acpcbot.handeval.equity import equity, hand_vs_hand
+from agents.common import tables
 
 try:
     import eval7
@@ -164,7 +165,7 @@ def bench(repeats: int) -> list[dict[str, object]]:
         for h in listed[:100_000]:
             checked_rank_hand(h)
 
-    theirs["acpcbot.evaluator.rank_hand (ours, checked)"] = (
+    theirs["acpcbot.handeval.rank_hand (ours, checked)"] = (
         100_000 / median_seconds(checked_loop, repeats) / 1e6
     )
     if eval7 is not None:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the preflop tables shipped in ``acpcbot/data/`` (see ``acpcbot.engine.tables``).
+"""Build the preflop tables shipped in ``agents/data/`` (see ``agents.common.tables``).
 
     python scripts/build_tables.py              # everything, on every core (a few minutes)
     python scripts/build_tables.py --verify 25  # recompute 25 random matrix entries and
@@ -22,18 +22,18 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.engine import ranges, tables
-from acpcbot.engine.combos import NUM_CLASSES, class_name
+from acpcbot.handeval.combos import NUM_CLASSES, class_name
+from agents.common import ranges, tables
 
 
 def _matchups(pairs: list[tuple[int, int]]) -> list[float]:
-    from acpcbot.engine.preflop import class_matchup
+    from agents.common.preflop import class_matchup
 
     return [class_matchup(i, j) for i, j in pairs]
 
 
 def _connect(classes: list[int]) -> list[list[float]]:
-    from acpcbot.engine.preflop import flop_connect_class
+    from agents.common.preflop import flop_connect_class
 
     return [flop_connect_class(k).tolist() for k in classes]
 
@@ -72,7 +72,7 @@ def build(workers: int) -> dict[str, np.ndarray]:
 
 
 def verify(entries: int, seed: int) -> int:
-    from acpcbot.engine.preflop import class_matchup, flop_connect_class
+    from agents.common.preflop import class_matchup, flop_connect_class
 
     rng = random.Random(seed)
     matrix = tables.class_equity_matrix()

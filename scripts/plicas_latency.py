@@ -22,12 +22,12 @@ from collections.abc import Callable
 
 from acpcbot.actions import Action
 from acpcbot.game import bundled_game
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, HandResult, MatchInfo, Player
+from acpcbot.protocol.matchstate import MatchState
 from agents.registry import create_agent
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
+from dealer.referee import MatchEngine
 
 
 class Timed:

@@ -27,10 +27,10 @@ import numpy.typing as npt
 
 from acpcbot.actions import Action
 from acpcbot.cards import Card
-from acpcbot.engine.equity import hand_vs_hand
 from acpcbot.game import bundled_game
-from acpcbot.matchstate import MatchState
+from acpcbot.handeval.equity import hand_vs_hand
 from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.plicas.agent import Plicas
 from agents.plicas.config import PlicasConfig
 from agents.plicas.model import OpponentProfile
@@ -40,8 +40,8 @@ from agents.plicas.strength import HandReader
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.dealing import DealStream
-from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
+from dealer.referee import MatchEngine
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

@@ -42,18 +42,18 @@ import numpy.typing as npt
 from plicas_readings import ROUND_NAMES, LastReading, match_arguments, plicas_config
 
 from acpcbot.actions import Action
-from acpcbot.evaluator import rank_hand
 from acpcbot.game import bundled_game
-from acpcbot.matchstate import MatchState
+from acpcbot.handeval import rank_hand
 from acpcbot.player import BettingView, MatchInfo, Player
+from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import CALL, FOLD, RAISE, HandState
 from agents.plicas.agent import Plicas
 from agents.plicas.config import PlicasConfig
 from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
+from dealer.referee import MatchEngine
 from dealer.views import state_view
 
 ACTIONS = (FOLD, CALL, RAISE)

@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
     from acpcbot.errors import AcpcError
-    from acpcbot.telemetry import configure_logging
+    from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level)
     try:

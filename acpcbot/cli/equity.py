@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.trials < 1:
         raise CardError("--trials must be positive")
 
-    from acpcbot.engine.equity import equity
+    from acpcbot.handeval.equity import equity
 
     try:
         result = equity(hands, board, trials=args.trials, seed=args.seed, max_exact=args.max_exact)

@@ -69,11 +69,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from acpcbot.logconfig import configure_logging
     from acpcbot.player import Player
-    from acpcbot.telemetry import configure_logging
     from agents.registry import create_agent, player_name
     from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
-    from dealer.report import duplicate_json, duplicate_text
+    from dealer.summary import duplicate_json, duplicate_text
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from acpcbot.client import play_match
-    from acpcbot.client.runner import run as run_async
+    from acpcbot.eventloop import run as run_async
     from acpcbot.game import load_game
     from agents.registry import create_agent
 

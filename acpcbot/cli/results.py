@@ -30,9 +30,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.errors import AcpcError
-    from acpcbot.logfile import format_number
-    from dealer.report import half_json, half_line, pair_json, pair_line
+    from acpcbot.protocol.logfile import format_number
     from dealer.results import big_blind_of, duplicate_result, log_result, read_log
+    from dealer.summary import half_json, half_line, pair_json, pair_line
 
     logs = [read_log(args.log)] + ([read_log(args.log2)] if args.log2 else [])
     big_blind = args.big_blind or big_blind_of(logs[0])

@@ -6,9 +6,9 @@ ACPC dealer (the University of Alberta reference server or ours).
 True
 
 Modules: :mod:`~acpcbot.client.connection` (TCP and line framing),
-:mod:`~acpcbot.client.tracker` (incremental, validating state decoding, pure),
+:mod:`~acpcbot.protocol.tracker` (incremental, validating state decoding, pure),
 :mod:`~acpcbot.client.decider` and :mod:`~acpcbot.client.worker` (time budget and legality),
-:mod:`~acpcbot.client.session` (the match loop), :mod:`~acpcbot.client.runner` (event loop),
+:mod:`~acpcbot.client.session` (the match loop), :mod:`~acpcbot.eventloop` (event loop),
 :mod:`~acpcbot.client.defaults` (constants). The names below load the client on first use,
 so that importing a submodule such as ``defaults`` stays cheap.
 """

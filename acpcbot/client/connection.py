@@ -1,6 +1,6 @@
 """The thin asyncio layer: a TCP connection to a dealer that yields lines and sends bytes.
 
-Framing is the pure :class:`~acpcbot.framing.LineBuffer`, kept for the whole connection,
+Framing is the pure :class:`~acpcbot.protocol.framing.LineBuffer`, kept for the whole connection,
 so a read may hold several lines or part of one. Comment lines are dropped here. Transport
 trouble becomes an :class:`~acpcbot.errors.AcpcError` with a message a user can act on.
 
@@ -33,7 +33,7 @@ from acpcbot.errors import (
     ConnectionLostError,
     DealerTimeoutError,
 )
-from acpcbot.framing import LineBuffer, LineTooLongError, is_comment
+from acpcbot.protocol.framing import LineBuffer, LineTooLongError, is_comment
 
 MAX_QUEUED_LINES = 4096
 """Reading pauses when this many lines wait to be handled (a dealer must wait for answers,

@@ -15,10 +15,10 @@ import asyncio
 import time
 
 from acpcbot.actions import CALL, Action
-from acpcbot.matchstate import MatchState
+from acpcbot.logconfig import get_logger
 from acpcbot.player import HandResult, Player, overrides_hook
+from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
-from acpcbot.telemetry import get_logger
 
 FALLBACK = CALL
 """Check or call: legal on every turn."""

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from acpcbot.client.connection import DealerConnection, connect
 from acpcbot.client.decider import Decider, InlineDecider, make_decider
 from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, VERSION_LINE
-from acpcbot.client.tracker import HandTracker, final_values
 from acpcbot.errors import AcpcError, BadStateError, ConnectionLostError, MatchStateError
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState, clip_line
+from acpcbot.logconfig import get_logger
 from acpcbot.player import HandResult, MatchInfo, Player
+from acpcbot.protocol.matchstate import MatchState, clip_line
+from acpcbot.protocol.tracker import HandTracker, final_values
 from acpcbot.rules import HandState
-from acpcbot.telemetry import get_logger
 
 log = get_logger("client")
 

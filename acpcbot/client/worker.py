@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from acpcbot.telemetry import get_logger
+from acpcbot.logconfig import get_logger
 
 T = TypeVar("T")
 

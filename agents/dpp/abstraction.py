@@ -1,7 +1,7 @@
 """The card abstraction of the dpp-like agents for heads-up limit hold'em.
 
 **Buckets.** Preflop: the 169 lossless starting-hand classes
-(:mod:`acpcbot.engine.combos`). Flop and turn: percentile buckets of E[HS²], the expected
+(:mod:`acpcbot.handeval.combos`). Flop and turn: percentile buckets of E[HS²], the expected
 square of the river hand strength over the cards to come; river: percentile buckets of HS
 (:mod:`agents.dpp.handstrength`; both against a uniformly random opponent hand). Every
 round's values are split into 256 percentile *levels* over all (hole, board) combinations
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.cards import Card
-from acpcbot.engine.combos import COMBO_CLASS, NUM_CLASSES, class_of, combo_index
+from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, class_of, combo_index
 from agents.dpp.chance import AbstractChance
 from agents.dpp.isomorphism import CanonicalFlops
 from agents.dpp.strategy import Strategy, StrategyFileError, write_arrays

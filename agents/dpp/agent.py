@@ -19,8 +19,8 @@ from typing import ClassVar, Protocol
 from acpcbot.actions import Action
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.dpp.strategy import Strategy, StrategyFileError
 

@@ -38,9 +38,9 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.cards import Card, make_card, rank_of, suit_of
-from acpcbot.evaluator import rank_hand
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
-from agents.dpp.tree import UnsupportedGameError
+from acpcbot.handeval import rank_hand
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -184,7 +184,7 @@ def leduc_chance(game: Game) -> AbstractChance:
 
     Round-0 bucket = the hole card (``rank * num_suits + suit``); round-1 bucket =
     ``board * num_cards + hole``. Every deal of three distinct cards is equally likely;
-    showdowns are ranked by :func:`acpcbot.evaluator.rank_hand` (a pair with the board wins,
+    showdowns are ranked by :func:`acpcbot.handeval.rank_hand` (a pair with the board wins,
     then the higher card).
     """
     _check_leduc(game)

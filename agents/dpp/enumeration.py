@@ -1,7 +1,7 @@
 """Best response in a small real game by enumerating every deal (a check on the solver).
 
 This walks the real game — :class:`acpcbot.rules.HandState` for the betting, every deal of
-real cards, :func:`acpcbot.evaluator.rank_hand` for showdowns — with no abstraction and
+real cards, :func:`acpcbot.handeval.rank_hand` for showdowns — with no abstraction and
 none of the solver's chance matrices, so it checks :mod:`agents.dpp.solver` independently.
 A deal is a hole card set per position and the full board, all equally likely. It is
 exponential in the deck: use it for Leduc-sized games only.
@@ -21,8 +21,8 @@ from itertools import combinations, permutations
 
 from acpcbot.cards import Card, make_card
 from acpcbot.deal import Deal
-from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game
+from acpcbot.handeval import rank_hand
 from acpcbot.rules import HandState
 from agents.dpp.tree import ACTION_ORDER, action_of
 

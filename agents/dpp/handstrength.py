@@ -2,7 +2,7 @@
 
 All values count against every opponent hole pair that shares no card with the hand or the
 board (990 on the river), and use the engine's seven-card evaluator
-(:func:`acpcbot.engine.evaluator.rank7`):
+(:func:`acpcbot.handeval.evaluator.rank7`):
 
 * river: ``2 * wins + ties`` — hand strength HS times 1980;
 * turn: the sum over the 46 river cards of the river value squared — E[HS²] up to a
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from acpcbot.engine.combos import COMBO_CARDS
-from acpcbot.engine.evaluator import rank7
+from acpcbot.handeval.combos import COMBO_CARDS
+from acpcbot.handeval.evaluator import rank7
 
 NUM_COMBOS = 1326
 RIVER_OPPONENTS = 990

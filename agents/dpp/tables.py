@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from acpcbot.engine.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
+from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
 from agents.dpp.handstrength import (
     MAX_RIVER_VALUE,
     NUM_COMBOS,

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
-from acpcbot.errors import AcpcError
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.rules import HandState
 
@@ -51,10 +51,6 @@ class NodeKind(enum.IntEnum):
     """Terminal: the last round's betting ended with a call."""
     CHANCE = 3
     """A round ended; the next round's cards are dealt before its first decision."""
-
-
-class UnsupportedGameError(AcpcError):
-    """The game is not a two-player limit game."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from acpcbot.actions import Action
-from acpcbot.engine.combos import combo_index
-from acpcbot.engine.evaluator import rank7
-from acpcbot.errors import AcpcError
-from acpcbot.matchstate import MatchState
+from acpcbot.errors import UnsupportedGameError
+from acpcbot.handeval.combos import combo_index
+from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
@@ -45,10 +45,6 @@ from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
 from agents.plicas.weights import RangeWeights, board_ranking
 from agents.triple import Triple
-
-
-class UnsupportedGameError(AcpcError, ValueError):
-    """PLICAS plays heads-up limit hold'em only."""
 
 
 class Plicas(Agent):

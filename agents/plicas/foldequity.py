@@ -20,7 +20,7 @@ same as a value bet, more than half the equity; against a frequent folder it bet
 everything.
 
 >>> from acpcbot.game import bundled_game
->>> from acpcbot.matchstate import decode_match_state
+>>> from acpcbot.protocol.matchstate import decode_match_state
 >>> s = Situation.of(*decode_match_state("MATCHSTATE:1:0:cc/c:|7c2d/Ah9s5d", bundled_game()))
 >>> weak = Reading(0.2, 0.15, 0.2, 8)
 >>> fold_equity_raise(s, weak, fold=0.0), fold_equity_raise(s, weak, fold=0.6)

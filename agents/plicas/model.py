@@ -12,7 +12,7 @@ the big blind, first to act after the flop), whether it had a bet to call, and t
 so far in the round, capped at 2.
 
 >>> from acpcbot.game import bundled_game
->>> from acpcbot.matchstate import decode_match_state
+>>> from acpcbot.protocol.matchstate import decode_match_state
 >>> model = OpponentModel()
 >>> game = bundled_game()
 >>> state = decode_match_state("MATCHSTATE:0:0:rc/r:AsKd|/Ah7c2d", game)[0]
@@ -34,8 +34,8 @@ import numpy.typing as npt
 from acpcbot.actions import ActionType
 from acpcbot.cards import Card
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState
 from acpcbot.player import HandResult
+from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 
 ROUNDS = 4

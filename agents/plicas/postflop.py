@@ -11,7 +11,7 @@ Sklansky-style rules over numbers the opponent model provides:
 
 >>> from agents.plicas.model import PRIOR
 >>> from acpcbot.game import bundled_game
->>> from acpcbot.matchstate import decode_match_state
+>>> from acpcbot.protocol.matchstate import decode_match_state
 >>> from acpcbot.cards import parse_cards
 >>> state, betting = decode_match_state("MATCHSTATE:1:0:cc/r:|AsKd/Ah7c2d", bundled_game())
 >>> s = Situation.of(state, betting)

@@ -14,7 +14,7 @@ opponent's modelled range that would call; facing a raise, the call is by the po
 (plus a margin for the equity a hand fails to realise) against the range that raised.
 
 >>> from acpcbot.game import bundled_game
->>> from acpcbot.matchstate import decode_match_state
+>>> from acpcbot.protocol.matchstate import decode_match_state
 >>> state, betting = decode_match_state("MATCHSTATE:1:0::|AsAd", bundled_game())
 >>> aces = Reading(0.85, 0.85, 0.85, 1, top_share=0.005)
 >>> preflop_triple(Situation.of(state, betting), aces, 0.5)
@@ -56,7 +56,7 @@ def steal_probability(situation: Situation, fold: float, strength_called: float)
     equity ``strength_called`` against the calling range in the pot both built.
 
     >>> from acpcbot.game import bundled_game
-    >>> from acpcbot.matchstate import decode_match_state
+    >>> from acpcbot.protocol.matchstate import decode_match_state
     >>> s = Situation.of(*decode_match_state("MATCHSTATE:1:0::|7c2d", bundled_game()))
     >>> steal_probability(s, 0.0, 0.3), steal_probability(s, 0.8, 0.3)
     (0.0, 1.0)

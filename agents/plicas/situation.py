@@ -4,7 +4,7 @@ Built once per decision from the match state and the betting (through the rules 
 never by re-deriving legality), then handed to every unit.
 
 >>> from acpcbot.game import bundled_game
->>> from acpcbot.matchstate import decode_match_state
+>>> from acpcbot.protocol.matchstate import decode_match_state
 >>> state, betting = decode_match_state("MATCHSTATE:0:7:rc/:AsKd|/Ah7c2d", bundled_game())
 >>> s = Situation.of(state, betting)
 >>> s.round, s.pot, s.to_call, s.bet, s.first_action, s.opponent_invested
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from acpcbot.actions import Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView
+from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 
 RIVER = 3
@@ -110,7 +110,7 @@ def action_lines(game: Game, betting: Sequence[Sequence[Action]]) -> tuple[Line,
     """Each position's line through ``betting`` (actions grouped by round).
 
     >>> from acpcbot.game import bundled_game
-    >>> from acpcbot.matchstate import parse_betting
+    >>> from acpcbot.protocol.matchstate import parse_betting
     >>> action_lines(bundled_game(), parse_betting("rc/crc/r"))
     (('c', 'kc', 'b'), ('r', 'b', ''))
     """

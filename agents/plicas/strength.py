@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.cards import Card
-from acpcbot.engine.combos import COMBO_CARDS, class_of
-from acpcbot.engine.evaluator import rank7
-from acpcbot.engine.montecarlo import sample_counts
+from acpcbot.handeval.combos import COMBO_CARDS, class_of
+from acpcbot.handeval.evaluator import rank7
+from acpcbot.handeval.montecarlo import sample_counts
 from agents.plicas.buckets import bucket_of
 from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
@@ -114,7 +114,7 @@ class HandReader:
     ) -> float:
         """Sampled equity against ``weights`` (``None``: a random hand). The engine's
         sampling kernel is called directly: the weights of combos holding a known card are
-        already 0, which spares the checks of :func:`acpcbot.engine.equity.hand_vs_range`."""
+        already 0, which spares the checks of :func:`acpcbot.handeval.equity.hand_vs_range`."""
         holes = np.array([hole, (-1, -1)], dtype=np.int64)
         table = _UNIFORM if weights is None else weights.reshape(1, -1)
         counts = np.zeros((2, 3))

@@ -1,7 +1,7 @@
 """The engine's precomputed tables in the shapes PLICAS reads them, loaded once per process.
 
 >>> t = PlicasTables.load()
->>> from acpcbot.engine.combos import parse_class
+>>> from acpcbot.handeval.combos import parse_class
 >>> aces, trash = parse_class("AA"), parse_class("72o")
 >>> int(t.class_bucket[aces]), int(t.class_bucket[trash])
 (1, 8)
@@ -19,9 +19,9 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.engine import tables
-from acpcbot.engine.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
-from acpcbot.engine.ranges import RANGE_GRID
+from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
+from agents.common import tables
+from agents.common.ranges import RANGE_GRID
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

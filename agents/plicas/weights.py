@@ -25,8 +25,8 @@ from numba import njit
 
 from acpcbot.actions import ActionType
 from acpcbot.cards import Card
-from acpcbot.engine.combos import COMBO_CARDS, NUM_COMBOS
-from acpcbot.engine.evaluator import rank5, rank6, rank7
+from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
+from acpcbot.handeval.evaluator import rank5, rank6, rank7
 from agents.plicas.calibration import Calibration
 from agents.plicas.model import OpponentAction, OpponentProfile
 from agents.plicas.tables import PlicasTables

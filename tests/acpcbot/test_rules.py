@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from acpcbot.actions import Action, ActionType
 from acpcbot.errors import IllegalActionError
 from acpcbot.game import NOLIMIT_HOLDEM, Game, bundled_game
-from acpcbot.matchstate import format_betting, parse_betting
+from acpcbot.protocol.matchstate import format_betting, parse_betting
 from acpcbot.rules import CALL, FOLD, RAISE, HandState, replay
 
 LIMIT = bundled_game()

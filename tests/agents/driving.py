@@ -9,8 +9,8 @@ from acpcbot.actions import Action
 from acpcbot.cards import make_card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState, view_of
 from acpcbot.player import MatchInfo
+from acpcbot.protocol.matchstate import MatchState, view_of
 from acpcbot.rules import HandState
 from agents.base import Agent
 

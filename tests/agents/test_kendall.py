@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from acpcbot.game import Game
-from acpcbot.matchstate import decode_match_state
 from acpcbot.player import MatchInfo
+from acpcbot.protocol.matchstate import decode_match_state
 from agents.kendall import (
     LOOSE_AGGRESSIVE,
     LOOSE_PASSIVE,

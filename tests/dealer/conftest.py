@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game, parse_game
-from acpcbot.logfile import parse_header, parse_score_line
+from acpcbot.protocol.logfile import parse_header, parse_score_line
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.matchlog import MatchLog
+from dealer.referee import MatchEngine
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from acpcbot.game import Game
-from acpcbot.matchstate import decode_match_state
+from acpcbot.protocol.matchstate import decode_match_state
 from acpcbot.rules import HandState
 
 

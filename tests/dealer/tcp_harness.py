@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
-from dealer.reporter import Reporter
+from dealer.referee import MatchEngine
 from dealer.server import referee_over_tcp
+from dealer.transcript import Reporter
 
 Client = Callable[[int], Coroutine[Any, Any, None]]
 """Connects to the given port and plays."""

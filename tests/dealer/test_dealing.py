@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cards import cards_text
-from acpcbot.evaluator import rank_hand
 from acpcbot.game import Game, bundled_game, parse_game
+from acpcbot.handeval import rank_hand
 from dealer.dealing import CHUNK_HANDS, DealStream, batch_ranked, reference_deck
 from dealer.rng import mt19937
 from tests.dealer.conftest import LEDUC_LIKE

@@ -117,12 +117,12 @@ def test_tcp_and_inprocess_write_byte_identical_logs(
 def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> None:
     from acpcbot.actions import Action
     from acpcbot.game import bundled_game
-    from acpcbot.matchstate import MatchState
     from acpcbot.player import BettingView
+    from acpcbot.protocol.matchstate import MatchState
     from agents.simple import AlwaysCall
     from dealer.config import MatchConfig
-    from dealer.engine import MatchEngine
     from dealer.inprocess import PlayerFailedError, play_in_process
+    from dealer.referee import MatchEngine
 
     class Broken(AlwaysCall):
         def act(self, state: MatchState, betting: BettingView) -> Action:

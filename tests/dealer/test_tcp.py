@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
-from acpcbot.logfile import parse_header, parse_score_line
+from acpcbot.protocol.logfile import parse_header, parse_score_line
 from dealer.config import MatchConfig
 from tests.dealer.conftest import DETERMINISTIC, DeterministicMatch
 from tests.dealer.scripted import ScriptedClient

@@ -6,7 +6,7 @@ import pytest
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import Game
-from acpcbot.matchstate import MatchState, format_match_state, view_of
+from acpcbot.protocol.matchstate import MatchState, format_match_state, view_of
 from acpcbot.rules import HandState
 from dealer.dealing import DealStream
 from dealer.views import state_view

@@ -7,8 +7,8 @@ import numpy as np
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import LIMIT_HOLDEM, bundled_game
-from acpcbot.matchstate import MatchState
 from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.plicas.agent import Plicas
 from agents.plicas.config import DYNAMIC
 from agents.plicas.generic import generic_opponent
@@ -17,8 +17,8 @@ from agents.plicas.riversearch import MIX_WIDTH
 from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
-from dealer.engine import MatchEngine
 from dealer.inprocess import play_in_process
+from dealer.referee import MatchEngine
 
 
 def play(opponent: str, hands: int, seed: int = 3, options: str = "") -> Plicas:

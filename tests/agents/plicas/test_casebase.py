@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from acpcbot.game import Game
-from acpcbot.matchstate import decode_match_state
+from acpcbot.protocol.matchstate import decode_match_state
 from agents.plicas.casebase import Case, CaseBase, case_triple
 from agents.plicas.situation import Situation
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from acpcbot.engine.tables import range_ev
+from agents.common.tables import range_ev
 from agents.plicas.dprc import choose_range
 from agents.plicas.tables import PlicasTables
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from acpcbot.game import Game
-from acpcbot.matchstate import decode_match_state
+from acpcbot.protocol.matchstate import decode_match_state
 from agents.plicas.foldequity import at_least_raise, fold_equity_raise
 from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from acpcbot.actions import ActionType
 from acpcbot.game import Game, bundled_game
-from acpcbot.matchstate import decode_match_state
+from acpcbot.protocol.matchstate import decode_match_state
 from agents.plicas.dpac import dpac_shift, shift_probabilities
 from agents.plicas.merge import decide, merge
 from agents.triple import Triple

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from acpcbot.game import Game
-from acpcbot.matchstate import decode_match_state
+from acpcbot.protocol.matchstate import decode_match_state
 from agents.plicas.bluff import bluff_applies, bluff_probability, bluff_triple, fold_estimate
 from agents.plicas.model import PRIOR, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple

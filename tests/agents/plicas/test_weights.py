@@ -7,7 +7,7 @@ import pytest
 
 from acpcbot.actions import ActionType
 from acpcbot.cards import parse_cards
-from acpcbot.engine.combos import NUM_COMBOS, combo_index, parse_class
+from acpcbot.handeval.combos import NUM_COMBOS, combo_index, parse_class
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel
 from agents.plicas.tables import PlicasTables
 from agents.plicas.weights import RangeWeights, likelihood, percentiles

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acpcbot.errors import MatchStateError
+from acpcbot.game import Game
+from acpcbot.handeval import rank_hand
+from acpcbot.protocol.logfile import (
+    format_number,
+    parse_header,
+    parse_score_line,
+    parse_state_line,
+)
+from acpcbot.rules import replay
+
+
+def _logs(vectors: Path) -> list[Path]:
+    logs = sorted((vectors / "logs").glob("*/*.log"))
+    logs += sorted((vectors / "transcripts").glob("*/dealer.log"))
+    assert len(logs) >= 12
+    return logs
+
+
+def test_every_state_line_in_the_reference_logs_parses(
+    vectors: Path, limit_game: Game, nolimit_game: Game
+) -> None:
+    hands = 0
+    for log in _logs(vectors):
+        game = nolimit_game if "nolimit" in str(log) else limit_game
+        lines = log.read_text().splitlines()
+        header = parse_header(lines[:4])
+        assert header.game_path.endswith(".game") and header.t_per_hand == 7000
+        seat_names = parse_score_line(lines[-1]).names
+        totals = [0.0, 0.0]
+        for line in lines[4:-1]:
+            record = parse_state_line(line, game)
+            assert str(record) == line
+            assert parse_state_line(line) == record  # the syntactic parse agrees
+            hand = replay(game, record.betting, record.hand_number)
+            ranks = [rank_hand(h + record.board_cards) for h in record.hole_cards]
+            assert hand.values(ranks) == record.values, line
+            for name, value in zip(record.names, record.values, strict=True):
+                totals[seat_names.index(name)] += value
+            hands += 1
+        score = parse_score_line(lines[-1])
+        assert str(score) == lines[-1]
+        assert tuple(totals) == score.totals
+    assert hands >= 9000
+
+
+def test_number_format_matches_printf_trimmed() -> None:
+    assert [format_number(v) for v in (40, -40, 0, -7.5, 0.25, 12.000001, -0.0)] == [
+        "40",
+        "-40",
+        "0",
+        "-7.5",
+        "0.25",
+        "12.000001",
+        "0",
+    ]
+
+
+def test_whole_numbers_print_as_by_the_general_path() -> None:
+    # format_number looks small whole numbers up in a table; printf's %.6f decides.
+    for number in [*range(-1200, 1201), 10**6, -(10**9)]:
+        for value in (number, float(number)):
+            assert format_number(value) == (f"{value:.6f}".rstrip("0").rstrip(".") or "0")
+    assert format_number(2.5) == "2.5" and format_number(-1e-7) == "0"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|10",  # no names
+        "STATE:x:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|10:A|B",
+        "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|ten:A|B",
+        "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10:A|B",
+    ],
+)
+def test_bad_state_lines(line: str) -> None:
+    with pytest.raises(MatchStateError):
+        parse_state_line(line)
+
+
+def test_bad_score_line() -> None:
+    with pytest.raises(MatchStateError):
+        parse_score_line("SCORE:1|2:A")
+
+
+def test_state_outcome_agrees_with_the_full_parse(vectors: Path) -> None:
+    from acpcbot.protocol.logfile import parse_state_outcome
+
+    for log in _logs(vectors):
+        for line in log.read_text().splitlines()[4:-1]:
+            record = parse_state_line(line)
+            assert parse_state_outcome(line) == (record.hand_number, record.values, record.names)
+    with pytest.raises(MatchStateError):
+        parse_state_outcome("STATE:x:c:7d3d|2hAc:1|2:A|B")

@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.game import Game
+from acpcbot.protocol.logfile import parse_state_line
+from agents.registry import create_agent
+from dealer.config import MatchConfig
+from dealer.faults import MatchAbortedError
+from dealer.inprocess import play_in_process
+from dealer.matchlog import MatchLog
+from dealer.referee import MatchEngine
+from dealer.tlog import read_transactions
+from dealer.transcript import Reporter
+from tests.dealer.conftest import DETERMINISTIC, DeterministicMatch, engine_for_log
+
+
+@pytest.mark.parametrize("match", DETERMINISTIC, ids=lambda m: m.match_name)
+def test_in_process_logs_are_byte_identical_to_the_reference(
+    vectors: Path, limit_game: Game, match: DeterministicMatch
+) -> None:
+    reference = vectors / "logs" / "deterministic" / match.file
+    buffer = io.BytesIO()
+    config = MatchConfig(
+        match.match_name, limit_game, "holdem.limit.2p.reverse_blinds.game", 1000, match.seed,
+        match.names,
+    )  # fmt: skip
+    log = MatchLog(buffer)
+    log.header(config.header)
+    engine = MatchEngine(config, log=log)
+    play_in_process(engine, [create_agent(name) for name in match.agents])
+    assert buffer.getvalue() == reference.read_bytes()
+
+
+def _example_logs(vectors: Path) -> list[Path]:
+    logs = sorted((vectors / "logs" / "example_player").glob("*.log"))
+    assert len(logs) == 5
+    return logs
+
+
+def test_replaying_example_player_actions_reproduces_every_state_line(vectors: Path) -> None:
+    for path in _example_logs(vectors):
+        buffer = io.BytesIO()
+        engine = engine_for_log(path, buffer)
+        for line in path.read_text().splitlines()[4:-1]:
+            record = parse_state_line(line)
+            assert record.hand_number == engine.hand_number
+            for action in (a for round_ in record.betting for a in round_):
+                assert engine.take(action) == action
+            assert engine.hand.finished
+            engine.finish_hand()
+            engine.next_hand()
+        assert engine.match_over
+        engine.finish_match()
+        assert buffer.getvalue() == path.read_bytes(), path.name
+
+
+def test_replaying_the_reference_tlog_gives_its_score(vectors: Path) -> None:
+    for path in sorted((vectors / "logs" / "example_player").glob("*.tlog")):
+        log_path = path.with_suffix(".log")
+        buffer = io.BytesIO()
+        engine = engine_for_log(log_path, buffer)
+        engine.replay(read_transactions(path, is_limit=True), logged_hands=())
+        assert engine.match_over
+        assert engine.finish_match() == log_path.read_text().splitlines()[-1]
+        assert buffer.getvalue() == log_path.read_bytes()
+
+
+def test_replay_writes_only_the_hands_missing_from_the_log(vectors: Path) -> None:
+    path = vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.tlog"
+    transactions = read_transactions(path, is_limit=True)
+    buffer = io.BytesIO()
+    engine = engine_for_log(path.with_suffix(".log"), buffer)
+    engine.replay(transactions[:41], logged_hands=[0, 1])
+    written = [parse_state_line(line).hand_number for line in buffer.getvalue().decode().split("\n")
+               if line.startswith("STATE")]  # fmt: skip
+    assert written == list(range(2, engine.hand_number))
+    assert engine.hand.actions != [[]]  # stopped in the middle of a hand
+
+
+def test_replay_rejects_a_tlog_of_another_match(vectors: Path, limit_game: Game) -> None:
+    path = vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.tlog"
+    engine = MatchEngine(MatchConfig("m", limit_game, "g", 2, 42, ("A", "B")))
+    with pytest.raises(MatchAbortedError, match="handId mismatch"):
+        engine.replay(read_transactions(path, is_limit=True), logged_hands=())
+
+
+def test_illegal_actions_become_calls_with_the_reference_warnings(limit_game: Game) -> None:
+    reporter = Reporter(None)
+    engine = MatchEngine(MatchConfig("m", limit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
+    engine.take(CALL)
+    assert engine.take(FOLD) == CALL  # the big blind may check: a fold is repaired
+    assert engine.take(None) == CALL
+    assert engine.take(RAISE, unknown="x") == CALL
+    assert reporter.messages == [
+        "WARNING: invalid action, changed to call",
+        "WARNING: bad action format in response, changed to call",
+        "WARNING: invalid action, changed to call",
+    ]
+
+
+def test_strict_mode_ends_the_match_naming_the_seat_and_line(limit_game: Game) -> None:
+    config = MatchConfig("m", limit_game, "g", 1, 42, ("A", "B"), strict=True)
+    engine = MatchEngine(config)
+    engine.take(CALL)
+    with pytest.raises(MatchAbortedError) as caught:
+        engine.take(FOLD, line="MATCHSTATE:0:0:c:7d3d|:f")
+    assert caught.value.seat == 0
+    assert caught.value.lines == (
+        "ERROR: seat 1 sent a bad reply (--strict): invalid action: 'MATCHSTATE:0:0:c:7d3d|:f'",
+    )
+    with pytest.raises(MatchAbortedError, match=r"seat 1 .*unexpected 'XYZ'"):
+        engine.take(CALL, trailing="XYZ")
+
+
+def test_nolimit_raises_are_clamped(nolimit_game: Game) -> None:
+    reporter = Reporter(None)
+    engine = MatchEngine(MatchConfig("m", nolimit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
+    assert engine.take(Action(ActionType.RAISE, 150)) == Action(ActionType.RAISE, 200)
+    assert engine.take(Action(ActionType.RAISE, 10**6)) == Action(ActionType.RAISE, 20000)
+    assert reporter.messages == [
+        "WARNING: raise of 150 increased to 200",
+        "WARNING: raise of 1000000 decreased to 20000",
+    ]
+
+
+def test_seats_rotate_unless_fixed(limit_game: Game) -> None:
+    rotating = MatchEngine(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B")))
+    fixed = MatchEngine(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B"), fixed_seats=True))
+    seen = []
+    for engine in (rotating, fixed):
+        positions = []
+        while not engine.match_over:
+            positions.append(engine.position_of(0))
+            while not engine.hand.finished:
+                engine.take(CALL)
+            engine.finish_hand()
+            engine.next_hand()
+        seen.append(positions)
+    assert seen == [[0, 1, 0], [0, 0, 0]]
+
+
+def test_games_ranked_at_the_showdown_log_what_the_rules_say() -> None:
+    # Leduc-sized hands are ranked by rank_hand when a showdown happens, not in batches;
+    # every logged line must still agree with its own replay and ranking.
+    from acpcbot.handeval import rank_hand
+    from acpcbot.rules import replay
+    from tests.dealer.conftest import LEDUC_LIKE
+
+    buffer = io.BytesIO()
+    engine = MatchEngine(MatchConfig("l", LEDUC_LIKE, "l.game", 200, 9, ("A", "B")),
+                         log=MatchLog(buffer))  # fmt: skip
+    play_in_process(engine, [create_agent("example", 1), create_agent("always-call")])
+    showdowns = 0
+    for line in buffer.getvalue().decode().splitlines()[:-1]:
+        record = parse_state_line(line, LEDUC_LIKE)
+        hand = replay(LEDUC_LIKE, record.betting, record.hand_number)
+        ranks = None
+        if hand.is_showdown:
+            showdowns += 1
+            ranks = [rank_hand(h + record.board_cards) for h in record.hole_cards]
+        assert hand.values(ranks) == record.values, line
+    assert showdowns > 50
