@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (no broker, no docker)
-#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict and the whole test suite
+#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, all tests
 # The virtual environment lives in .venv (override with ACPCBOT_VENV).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -65,10 +65,16 @@ case "$cmd" in
         "$venv/bin/ruff" check .
         "$venv/bin/ruff" format --check .
         "$venv/bin/mypy"
+        "$venv/bin/lint-imports" --no-cache >/dev/null || "$venv/bin/lint-imports" --no-cache
         exec "$venv/bin/pytest" "$@"
         ;;
-    *)
+    ""|-h|--help|help)
         sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+        [ -n "$cmd" ] || exit 2
+        ;;
+    *)
+        echo "dev.sh: unknown command '$cmd'" >&2
+        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
 esac

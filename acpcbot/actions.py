@@ -12,6 +12,7 @@ the raiser has put in after the raise ("raise to"), exactly as the ACPC protocol
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -66,3 +67,15 @@ def action_type_from_char(char: str) -> ActionType | None:
 def canonical_action(char: str) -> Action | None:
     """The size-less action of a canonical letter ``f``/``c``/``r``, else ``None``."""
     return _CANONICAL.get(char)
+
+
+def format_betting(rounds: Sequence[Sequence[Action]]) -> str:
+    """Actions grouped by round, as the protocol prints them: rounds joined by ``/``.
+
+    >>> format_betting([[CALL, RAISE, Action(ActionType.RAISE, 300)], []])
+    'crr300/'
+    """
+    # Hot path (every state and every logged hand): size-less actions print as their letter.
+    return "/".join(
+        ["".join([str(a) if a.size else a.type._value_ for a in actions]) for actions in rounds]
+    )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType, format_betting
 from acpcbot.errors import IllegalActionError
 from acpcbot.game import BettingType, Game
 
@@ -461,10 +461,7 @@ class HandState:
 
     def betting_text(self) -> str:
         """The betting as the protocol prints it: rounds joined by ``/``."""
-        # Hot path (every logged hand): size-less actions print as their letter.
-        return "/".join(
-            ["".join([str(a) if a.size else a.type._value_ for a in r]) for r in self.actions]
-        )
+        return format_betting(self.actions)
 
     def __repr__(self) -> str:
         return (

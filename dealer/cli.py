@@ -26,10 +26,10 @@ from dealer.config import MatchConfig, TimeLimits
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
 from dealer.matchlog import ExistingLog, MatchLog, read_existing_log
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.server import referee_over_tcp
 from dealer.tlog import Transaction, TransactionLog, TransactionLogError, read_transactions
-from dealer.transcript import Reporter
+from dealer.transcript import Transcript
 
 MAX_UINT32 = 2**32 - 1
 
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_intermixed_args(argv)
     except SystemExit as exc:  # the reference exits 1 on any usage error
         return 0 if exc.code == 0 else 1
-    err = Reporter(sys.stderr.buffer, quiet=args.quiet)
+    err = Transcript(sys.stderr.buffer, quiet=args.quiet)
     try:
         return _run(args, err)
     except MatchAbortedError as exc:
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1
 
 
-def _run(args: argparse.Namespace, err: Reporter) -> int:
+def _run(args: argparse.Namespace, err: Transcript) -> int:
     game = load_game(args.game)
     if len(args.names) != game.num_players:
         raise AcpcError(f"{game.num_players} player names needed, {len(args.names)} given")
@@ -203,7 +203,7 @@ async def _serve(
     *,
     args: argparse.Namespace,
     ports: list[int],
-    err: Reporter,
+    err: Transcript,
     log: MatchLog | None,
     tlog: TransactionLog | None,
     transactions: Sequence[Transaction],
@@ -218,7 +218,7 @@ async def _serve(
         log.header(config.header)
     if existing is not None and existing.has_score:
         log = None  # resuming a match that had finished: its log is complete already
-    engine = MatchEngine(config, log=log, tlog=tlog, reporter=err)
+    engine = Referee(config, log=log, tlog=tlog, reporter=err)
     score = await referee_over_tcp(
         engine,
         listeners,

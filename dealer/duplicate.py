@@ -32,11 +32,11 @@ from dealer.inprocess import play_in_process
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
 from dealer.progress import Progress
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.results import HalfResult, PairResult, half_result, pair_result
 from dealer.server import referee_over_tcp
 from dealer.stats import pair_samples
-from dealer.transcript import Reporter
+from dealer.transcript import Transcript
 
 PlayerFactory = Callable[[int, int], Player]
 """Makes a fresh player: ``(which, seed)`` with ``which`` 0 for agent A and 1 for B."""
@@ -159,17 +159,17 @@ def _play_half(
     done_before = half * plan.hands
     label = f"half {half + 1}"
 
-    def record(engine: MatchEngine, by_position: tuple[float, ...]) -> None:
+    def record(engine: Referee, by_position: tuple[float, ...]) -> None:
         recorded.append(by_position[engine.position_of(seat_a)])
         progress.update(done_before + len(recorded), engine.totals[seat_a], label)
 
     path = plan.out_dir / f"{config.match_name}.log"
-    reporter = Reporter(None)
+    reporter = Transcript(None)
     with path.open("wb") as file:
         # Nothing resumes an in-process match, so its log need not hit the disk every hand.
         log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
         log.header(config.header)
-        engine = MatchEngine(config, log=log, reporter=reporter, on_hand=record)
+        engine = Referee(config, log=log, reporter=reporter, on_hand=record)
         players = [make_player(i, plan.agent_seeds[i]) for i in seats]
         started = time.perf_counter()
         if plan.transport is Transport.INPROCESS:
@@ -183,7 +183,7 @@ def _play_half(
     return HalfRun(result, path, (names[0], names[1]), seconds), recorded
 
 
-async def _play_over_tcp(engine: MatchEngine, players: list[Player], reporter: Reporter) -> None:
+async def _play_over_tcp(engine: Referee, players: list[Player], reporter: Transcript) -> None:
     from acpcbot.client import play_match
 
     config = engine.config

@@ -23,10 +23,10 @@ from acpcbot.protocol.lenient import ReplyKind, Request, read_reply
 from acpcbot.protocol.statelines import StateLines
 from dealer.blockingseat import BlockingSeat
 from dealer.faults import seat_error
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.seat import SeatGoneError
 from dealer.timing import now_us, waited
-from dealer.transcript import Reporter, stamp
+from dealer.transcript import Transcript, stamp
 
 CRLF = b"\r\n"
 
@@ -36,9 +36,9 @@ class HandLoop:
 
     def __init__(
         self,
-        engine: MatchEngine,
+        engine: Referee,
         seats: Sequence[BlockingSeat],
-        reporter: Reporter,
+        reporter: Transcript,
         response_s: float,
         last_sent_us: int,
         *,
@@ -50,7 +50,6 @@ class HandLoop:
         self.reporter = reporter
         self._response_s = response_s
         self.last_sent_us = last_sent_us
-        self._plain = engine.plain
         self._verbose = not reporter.quiet
 
     def play(self) -> str:
@@ -140,12 +139,6 @@ class HandLoop:
                 self.reporter.warning(kind.value)
                 self.reporter.flush()
                 continue
-            if self._plain and not reply.unknown:  # no .tlog, not strict: the rules' repair
-                action, warning = engine.hand.apply_coerced(reply.action)
-                if warning is not None:
-                    engine.warn(warning)
-                    self.reporter.flush()
-                return action
             return engine.take(
                 reply.action,
                 unknown=reply.unknown,

@@ -12,14 +12,14 @@ called, and a state's fields are only computed when the player reads them
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import CALL
 >>> from dealer.config import MatchConfig
->>> from dealer.referee import MatchEngine
+>>> from dealer.referee import Referee
 >>> class Caller:
 ...     decides_instantly = True
 ...     def begin_match(self, info): pass
 ...     def observe(self, state, betting): pass
 ...     def act(self, state, betting): return CALL
 ...     def end_hand(self, result): pass
->>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
+>>> engine = Referee(MatchConfig("m", bundled_game(), "g", 3, 1, ("A", "B")))
 >>> play_in_process(engine, [Caller(), Caller()])
 'SCORE:-20|20:A|B'
 """
@@ -31,14 +31,14 @@ from collections.abc import Callable, Sequence
 from acpcbot.errors import AcpcError
 from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
 from acpcbot.protocol.matchstate import view_of
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.views import state_view
 
-HandCallback = Callable[[MatchEngine], None]
+HandCallback = Callable[[Referee], None]
 
 
 def play_in_process(
-    engine: MatchEngine,
+    engine: Referee,
     players: Sequence[Player],
     *,
     after_hand: HandCallback | None = None,
@@ -65,7 +65,7 @@ class PlayerFailedError(AcpcError):
     """An in-process player raised an exception."""
 
 
-def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallback | None) -> str:
+def _play(engine: Referee, players: Sequence[Player], after_hand: HandCallback | None) -> str:
     config = engine.config
     game = engine.game
     seats = range(game.num_players)
@@ -74,15 +74,12 @@ def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallba
     observers = [seat for seat in seats if overrides_hook(players[seat], "observe")]
     enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
     take = engine.take
-    # Without a .tlog or strict mode, an action needs nothing but the rules' repair.
-    plain = engine.plain
     acts = [player.act for player in players]
     while not engine.match_over:
         hand = engine.hand
         deal = engine.deal
         button = engine.player0_seat
         acts_by_position = acts[button:] + acts[:button]  # seat = (position + button) % n
-        apply = hand.apply_coerced
         while not hand.finished:
             position = hand.current_player
             state = state_view(hand, deal, position)
@@ -94,12 +91,7 @@ def _play(engine: MatchEngine, players: Sequence[Player], after_hand: HandCallba
                     else:
                         view = state_view(hand, deal, engine.position_of(seat))
                         players[seat].observe(view, hand)
-            if plain:
-                warning = apply(acts_by_position[position](state, hand))[1]
-                if warning is not None:
-                    engine.warn(warning)
-            else:
-                take(acts_by_position[position](state, hand))
+            take(acts_by_position[position](state, hand))
         values = engine.finish_hand()
         if observers or enders:
             for seat in seats:

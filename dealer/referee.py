@@ -1,17 +1,17 @@
 """The referee of one match, whatever carries its messages (TCP or in-process).
 
-:class:`MatchEngine` holds what the reference dealer's ``gameLoop`` holds: the deal stream,
+:class:`Referee` holds what the reference dealer's ``gameLoop`` holds: the deal stream,
 the button, the current hand's :class:`~acpcbot.rules.HandState`, the totals by seat and
 the time budget. A transport asks it whose turn it is, hands it each proposed action
-(:meth:`MatchEngine.take` repairs it with :meth:`HandState.coerce`, exactly as the
-reference does, or ends the match in strict mode), and calls :meth:`MatchEngine.finish_hand`
-and :meth:`MatchEngine.next_hand` at the end of each hand; the engine writes the ``.log``
+(:meth:`Referee.take` repairs it with :meth:`HandState.coerce`, exactly as the
+reference does, or ends the match in strict mode), and calls :meth:`Referee.finish_hand`
+and :meth:`Referee.next_hand` at the end of each hand; the engine writes the ``.log``
 and ``.tlog``.
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import CALL
 >>> from dealer.config import MatchConfig
->>> engine = MatchEngine(MatchConfig("m", bundled_game(), "g.game", 1, 42, ("A", "B")))
+>>> engine = Referee(MatchConfig("m", bundled_game(), "g.game", 1, 42, ("A", "B")))
 >>> while not engine.hand.finished:
 ...     _ = engine.take(CALL)
 >>> engine.finish_hand()
@@ -23,6 +23,7 @@ and ``.tlog``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from acpcbot.actions import Action
 from acpcbot.deal import Deal
@@ -35,13 +36,28 @@ from dealer.faults import MatchAbortedError, seat_error
 from dealer.matchlog import MatchLog
 from dealer.timing import TimeBudget
 from dealer.tlog import Transaction, TransactionLog, TransactionLogError
-from dealer.transcript import Reporter
+from dealer.transcript import Transcript
 
-HandObserver = Callable[["MatchEngine", tuple[float, ...]], None]
+HandObserver = Callable[["Referee", tuple[float, ...]], None]
 """Told every finished hand's values by position (before the button moves)."""
 
 
-class MatchEngine:
+class TakeAction(Protocol):
+    """The signature of :attr:`Referee.take`."""
+
+    def __call__(
+        self,
+        proposed: Action | None,
+        *,
+        unknown: str = "",
+        trailing: str = "",
+        line: str = "",
+        sent_us: int = 0,
+        received_us: int = 0,
+    ) -> Action: ...
+
+
+class Referee:
     """Deals, enforces the rules, keeps score and writes the logs of one match."""
 
     __slots__ = (
@@ -64,6 +80,7 @@ class MatchEngine:
         "hand",
         "hand_number",
         "player0_seat",
+        "take",
         "times",
         "totals",
     )
@@ -74,7 +91,7 @@ class MatchEngine:
         *,
         log: MatchLog | None = None,
         tlog: TransactionLog | None = None,
-        reporter: Reporter | None = None,
+        reporter: Transcript | None = None,
         on_hand: HandObserver | None = None,
     ) -> None:
         self.config = config
@@ -90,7 +107,7 @@ class MatchEngine:
         self._strict = config.strict
         self._log = log
         self._tlog = tlog
-        self._reporter = reporter if reporter is not None else Reporter(None)
+        self._reporter = reporter if reporter is not None else Transcript(None)
         self._deals = DealStream(config.game, config.seed)
         self.cards_layout = self._deals.layout
         """Where the pieces of :attr:`DealtHand.full_field` are, for this game."""
@@ -106,6 +123,17 @@ class MatchEngine:
         self.dealt: DealtHand
         """The current hand's cards with their text and showdown ranks."""
         self.hand: HandState
+        self.take: TakeAction = (
+            self._take_plain if tlog is None and not config.strict else self._take_checked
+        )
+        """Apply the acting seat's proposed action and return the action played: the one
+        way every transport changes the hand (chosen once, for speed).
+
+        ``None`` is an action that did not parse, ``unknown`` an action character the
+        protocol does not know. Like the reference, anything illegal becomes a call (a
+        no-limit raise size is clamped) with a warning; in strict mode it ends the match,
+        as does text after the action (``trailing``). ``line`` is the reply as received,
+        for the error message; the times go to the ``.tlog``."""
         self._start_hand()
 
     # -- seats and positions --------------------------------------------------------
@@ -126,20 +154,9 @@ class MatchEngine:
     def match_over(self) -> bool:
         return self.hand_number >= self.config.hands
 
-    @property
-    def plain(self) -> bool:
-        """No ``.tlog`` and no strict mode: applying an action is just the rules' repair
-        (:meth:`HandState.apply_coerced`) and a warning, which a transport may do itself
-        instead of calling :meth:`take`."""
-        return self._tlog is None and not self._strict
-
-    def warn(self, warning: str) -> None:
-        """Report a repaired action (``WARNING: ...``)."""
-        self._reporter.warning(warning)
-
     # -- playing --------------------------------------------------------------------
 
-    def take(
+    def _take_checked(
         self,
         proposed: Action | None,
         *,
@@ -149,32 +166,44 @@ class MatchEngine:
         sent_us: int = 0,
         received_us: int = 0,
     ) -> Action:
-        """Apply the acting seat's proposed action and return the action played.
-
-        ``None`` is an action that did not parse, ``unknown`` an action character the
-        protocol does not know. Like the reference, anything illegal becomes a call (a
-        no-limit raise size is clamped) with a warning; in strict mode it ends the match,
-        as does text after the action (``trailing``). ``line`` is the reply as received,
-        for the error message.
-        """
+        """:meth:`take` with a ``.tlog`` or in strict mode."""
         hand = self.hand
         warning: str | None
-        if unknown or self._strict:
-            if unknown:
-                action, warning = CALL, INVALID_ACTION_WARNING
-            else:
-                action, warning = hand.coerce(proposed)
-            if self._strict and (warning is not None or trailing):
-                why = warning or f"unexpected {trailing[:40]!r} after the action"
-                why = why.removesuffix(", changed to call")
-                raise seat_error(
-                    self.acting_seat, f"{{seat}} sent a bad reply (--strict): {why}: {line!r}"
-                )
-            hand.apply(action)
+        if unknown:
+            action, warning = CALL, INVALID_ACTION_WARNING
         else:
-            action, warning = hand.apply_coerced(proposed)
+            action, warning = hand.coerce(proposed)
+        if self._strict and (warning is not None or trailing):
+            why = warning or f"unexpected {trailing[:40]!r} after the action"
+            why = why.removesuffix(", changed to call")
+            raise seat_error(
+                self.acting_seat, f"{{seat}} sent a bad reply (--strict): {why}: {line!r}"
+            )
+        hand.apply(action)
         if self._tlog is not None:
             self._tlog.record(Transaction(action, self.hand_number, sent_us, received_us))
+        if warning is not None:
+            self._reporter.warning(warning)
+        return action
+
+    def _take_plain(
+        self,
+        proposed: Action | None,
+        *,
+        unknown: str = "",
+        trailing: str = "",
+        line: str = "",
+        sent_us: int = 0,
+        received_us: int = 0,
+    ) -> Action:
+        """:meth:`take` without a ``.tlog`` and not strict: the rules' repair and a warning
+        (the hot path of every match)."""
+        del trailing, line, sent_us, received_us  # only the checked path needs them
+        if unknown:
+            self.hand.apply(CALL)
+            self._reporter.warning(INVALID_ACTION_WARNING)
+            return CALL
+        action, warning = self.hand.apply_coerced(proposed)
         if warning is not None:
             self._reporter.warning(warning)
         return action

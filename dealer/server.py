@@ -14,28 +14,27 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from acpcbot.protocol.constants import VERSION
 from acpcbot.protocol.lenient import read_version
 from dealer.blockingseat import BlockingSeat
 from dealer.faults import seat_error
 from dealer.handloop import HandLoop
 from dealer.listeners import Listeners
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.seat import SeatConnection
 from dealer.timing import now_us, waited
 from dealer.tlog import Transaction
-from dealer.transcript import Reporter, stamp
-
-PROTOCOL_VERSION = (2, 0, 0)
+from dealer.transcript import Transcript, stamp
 
 
-class TcpReferee:
+class TcpMatch:
     """Plays the engine's match with the connected seats."""
 
     def __init__(
         self,
-        engine: MatchEngine,
+        engine: Referee,
         seats: Sequence[SeatConnection],
-        reporter: Reporter,
+        reporter: Transcript,
         *,
         spin_s: float = 0.0,
         hold_idle: bool = False,
@@ -64,7 +63,7 @@ class TcpReferee:
                 text = line.decode("latin-1")
                 raise seat_error(seat, f"invalid version string {text} ({{seat}})")
             major, minor, _ = version
-            if major != PROTOCOL_VERSION[0] or minor > PROTOCOL_VERSION[1]:
+            if major != VERSION[0] or minor > VERSION[1]:
                 text = "this server is currently using version 2.0.0"
                 if self.engine.config.strict:
                     raise seat_error(seat, f"{{seat}} sent {line.decode('latin-1')!r}: {text}")
@@ -109,9 +108,9 @@ class TcpReferee:
 
 
 async def referee_over_tcp(
-    engine: MatchEngine,
+    engine: Referee,
     listeners: Listeners,
-    reporter: Reporter,
+    reporter: Transcript,
     *,
     start_timeout_ms: int = -1,
     transactions: Sequence[Transaction] = (),
@@ -126,7 +125,7 @@ async def referee_over_tcp(
     the interpreter); ``hold_idle``: hold each idle seat's states until its next write."""
     try:
         seats = await listeners.accept(start_timeout_ms)
-        referee = TcpReferee(engine, seats, reporter, spin_s=spin_s, hold_idle=hold_idle)
+        referee = TcpMatch(engine, seats, reporter, spin_s=spin_s, hold_idle=hold_idle)
         await referee.handshake()
         engine.replay(transactions, logged_hands)
         score = await referee.play()

@@ -3,7 +3,7 @@
 Always: the log header, ``WARNING:``/``ERROR:`` lines and the ``SCORE`` line. Unless quiet:
 ``STARTED``/``FINISHED``, every line sent (``TO``) and received (``FROM``) with its time,
 and the seconds each seat has used every 100 hands. Output is collected and written in
-one go by :meth:`Reporter.flush`, which the dealer calls before it waits for a client and
+one go by :meth:`Transcript.flush`, which the dealer calls before it waits for a client and
 after every hand; a broken stderr is ignored rather than fatal.
 """
 
@@ -22,7 +22,7 @@ def stamp(us: int) -> str:
     return f"{seconds}.{micros:06d}"
 
 
-class Reporter:
+class Transcript:
     """Collects stderr lines; ``stream`` ``None`` keeps only warnings and errors in
     :attr:`messages` (for in-process matches and tests)."""
 

@@ -137,7 +137,7 @@ from pathlib import Path
 from acpcbot.game import bundled_game
 from agents.registry import create_agent
 from dealer.config import MatchConfig
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.inprocess import play_in_process
 from dealer.matchlog import MatchLog
 
@@ -158,7 +158,7 @@ def sample(engine):
 with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "b.log", "wb") as file:
     log = MatchLog(file)
     log.header(config.header)
-    engine = MatchEngine(config, log=log)
+    engine = Referee(config, log=log)
     players = [create_agent("always-call"), create_agent("always-call")]
     started = time.perf_counter()
     play_in_process(engine, players, after_hand=sample)

@@ -27,7 +27,7 @@ from acpcbot.protocol.matchstate import MatchState
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 
 
 class Timed:
@@ -68,7 +68,7 @@ def timed_match(
     game = bundled_game()
     config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
     agent = Timed(create_agent(spec, seed), CLOCKS[clock])
-    play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
+    play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     return agent.times
 
 

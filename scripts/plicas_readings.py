@@ -41,7 +41,7 @@ from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.dealing import DealStream
 from dealer.inprocess import play_in_process
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     agent = RecordingPlicas(args.seed, plicas_config(parser, args))
     game = bundled_game()
     config = MatchConfig("readings", game, "readings.game", args.hands, args.seed, ("a", "b"))
-    play_in_process(MatchEngine(config), [agent, create_agent(args.opponent, args.seed + 1)])
+    play_in_process(Referee(config), [agent, create_agent(args.opponent, args.seed + 1)])
 
     deals = list(itertools.islice(DealStream(game, args.seed), args.hands))
     rows: dict[tuple[int, bool, int], list[tuple[float, float]]] = defaultdict(list)

@@ -53,7 +53,7 @@ from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.views import state_view
 
 ACTIONS = (FOLD, CALL, RAISE)
@@ -96,7 +96,7 @@ class ProbingPlicas(Plicas):
         super().__init__(seed, config)
         self.rollouts = rollouts
         self.decisions: list[Decision] = []
-        self.engine: MatchEngine | None = None
+        self.engine: Referee | None = None
         self.opponent: Player | None = None
 
     def begin_match(self, info: MatchInfo) -> None:
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     agent.opponent = create_agent(args.opponent, args.seed + 1)
     game = bundled_game()
     config = MatchConfig("regret", game, "regret.game", args.hands, args.seed, ("a", "b"))
-    agent.engine = MatchEngine(config)
+    agent.engine = Referee(config)
     play_in_process(agent.engine, [agent, agent.opponent])
     if args.csv:
         with open(args.csv, "w", newline="") as out:

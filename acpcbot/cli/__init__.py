@@ -1,7 +1,10 @@
 """The ``acpcbot`` command line.
 
-Every module in this package except this one is a subcommand: it defines ``HELP`` (one
-line), ``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep
+This package is the composition root: the only code that imports both the agents and the
+dealer and wires them together (a contract in ``./dev.sh test`` keeps it so). Each module
+named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one line),
+``register(parser)`` to add its arguments, and ``run(args) -> int``; the other modules hold
+what the commands share. Modules keep
 heavy imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is
 instant. Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the
 program with their message and status 1, never a traceback.
@@ -11,20 +14,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+COMMANDS = ("agents", "equity", "match", "play", "results")
+"""The subcommands, each a module of this package of the same name."""
+
 
 def _subcommands() -> list[tuple[str, ModuleType]]:
-    found = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        found.append((info.name.replace("_", "-"), module))
-    return sorted(found)
+    return [(name, importlib.import_module(f"{__name__}.{name}")) for name in COMMANDS]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,8 +1,10 @@
-"""The client's protocol constant and default limits (no imports, so that the command line
-can show them in ``--help`` without loading the client)."""
+"""The client's default limits, and the protocol's version line (nothing heavy is imported,
+so that the command line can show them in ``--help`` without loading the client)."""
 
-VERSION_LINE = b"VERSION:2.0.0\r\n"
-"""The first line a player sends."""
+from acpcbot.protocol.constants import VERSION_LINE
+
+__all__ = ["DEFAULT_BUDGET_MS", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_READ_TIMEOUT", "VERSION_LINE"]
+
 DEFAULT_CONNECT_TIMEOUT = 10.0
 """Seconds to wait for the TCP connection."""
 DEFAULT_READ_TIMEOUT = 900.0

@@ -17,9 +17,9 @@ buffering without bound.
 from __future__ import annotations
 
 from acpcbot.errors import ProtocolError
+from acpcbot.protocol.constants import COMMENT_STARTS, MAX_LINE_BYTES
 
-MAX_LINE_BYTES = 4096
-"""The reference's ``MAX_LINE_LEN``: a line and its terminator fit in 4096 bytes."""
+__all__ = ["MAX_LINE_BYTES", "LineBuffer", "LineTooLongError", "is_comment"]
 
 
 class LineTooLongError(ProtocolError):
@@ -103,4 +103,4 @@ class LineBuffer:
 
 def is_comment(line: bytes) -> bool:
     """Lines starting with ``#`` or ``;`` are comments in the ACPC protocol."""
-    return line[:1] in (b"#", b";")
+    return line[:1] in COMMENT_STARTS

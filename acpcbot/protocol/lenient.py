@@ -44,6 +44,7 @@ from acpcbot.cards import Card, card_from_text
 from acpcbot.deal import Deal
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
+from acpcbot.protocol.constants import COMMENT_STARTS, MATCHSTATE_PREFIX, VERSION_PREFIX
 from acpcbot.rules import HandState
 
 _C_SPACE = " \t\n\v\f\r"
@@ -111,7 +112,7 @@ def read_reply(line: bytes, terminated: bool, request: Request) -> Reply:
             if simple is not None:
                 return simple
         return _read_action(rest.decode("latin-1"), request.hand.game)
-    if line[:1] in (b"#", b";"):
+    if line[:1] in COMMENT_STARTS:
         return COMMENT
     return _read_slowly(line.decode("latin-1"), terminated, request)
 
@@ -124,10 +125,10 @@ def read_version(line: bytes) -> tuple[int, int, int] | None:
     ((2, 0, 0), None)
     """
     text = line.decode("latin-1")
-    if not text.startswith("VERSION:"):
+    if not text.startswith(VERSION_PREFIX):
         return None
     numbers = []
-    pos = len("VERSION:")
+    pos = len(VERSION_PREFIX)
     for index in range(3):
         if index:
             if text[pos : pos + 1] != ".":
@@ -193,7 +194,7 @@ def _equal_to_request(parsed: _ParsedState, request: Request) -> bool:
 
 def _read_match_state(text: str, terminated: bool, game: Game) -> _ParsedState | None:
     """``readMatchState``: the state's fields and where it ends, or ``None``."""
-    prefix = "MATCHSTATE:"
+    prefix = MATCHSTATE_PREFIX
     if not text.startswith(prefix):
         return None
     scanned = _scan_unsigned(text, len(prefix), 8)

@@ -18,17 +18,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from acpcbot.actions import Action, ActionType, canonical_action
+from acpcbot.actions import Action, ActionType, canonical_action, format_betting
 from acpcbot.cards import NUM_CARDS, Card, card_text, cards_text
 from acpcbot.deal import Deal
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import Game
+from acpcbot.protocol.constants import MATCHSTATE_PREFIX
 from acpcbot.rules import HandState, replay
+
+__all__ = [
+    "PREFIX",
+    "Betting",
+    "MatchState",
+    "check_hole_cards_view",
+    "clip_line",
+    "decode_match_state",
+    "format_betting",
+    "format_cards_field",
+    "format_match_state",
+    "parse_betting",
+    "parse_card_group",
+    "parse_cards_field",
+    "parse_hole_cards",
+    "parse_match_state",
+    "view_of",
+]
 
 Betting = tuple[tuple[Action, ...], ...]
 """Actions grouped by round; the last group is the current round (possibly empty)."""
 
-PREFIX = "MATCHSTATE:"
+PREFIX = MATCHSTATE_PREFIX
 _ACTION_RE = re.compile(r"([fc])|r(0|[1-9][0-9]*)?")
 _CANONICAL_CARDS = {card_text(code): code for code in range(NUM_CARDS)}
 """Cards as printed (rank ``2-9TJQKA``, suit ``cdhs``): the only spelling a dealer sends."""
@@ -67,14 +86,6 @@ class MatchState:
 
     def __str__(self) -> str:
         return format_match_state(self)
-
-
-def format_betting(betting: Betting) -> str:
-    """``(("c","r"), ())`` printed as ``"cr/"``."""
-    # Hot path (every log line and state): size-less actions print as their letter.
-    return "/".join(
-        ["".join([str(a) if a.size else a.type._value_ for a in actions]) for actions in betting]
-    )
 
 
 def parse_betting(text: str) -> Betting:

@@ -10,7 +10,7 @@ from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game, parse
 from acpcbot.protocol.logfile import parse_header, parse_score_line
 from dealer.config import MatchConfig
 from dealer.matchlog import MatchLog
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def game_of_log(path: Path) -> Game:
     return bundled_game(NOLIMIT_HOLDEM if "nolimit" in path.name else LIMIT_HOLDEM)
 
 
-def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
+def engine_for_log(path: Path, buffer: io.BytesIO) -> Referee:
     """An engine set up like the reference run that wrote ``path`` (header, seed, names),
     writing its own log to ``buffer``."""
     lines = path.read_text().splitlines()
@@ -69,7 +69,7 @@ def engine_for_log(path: Path, buffer: io.BytesIO) -> MatchEngine:
     )
     log = MatchLog(buffer)
     log.header(config.header)
-    return MatchEngine(config, log=log)
+    return Referee(config, log=log)
 
 
 LEDUC_LIKE = parse_game(

@@ -12,9 +12,9 @@ from dealer.config import MatchConfig
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.server import referee_over_tcp
-from dealer.transcript import Reporter
+from dealer.transcript import Transcript
 
 Client = Callable[[int], Coroutine[Any, Any, None]]
 """Connects to the given port and plays."""
@@ -44,8 +44,8 @@ async def run_tcp_match(
     buffer = io.BytesIO()
     log = MatchLog(buffer)
     log.header(config.header)
-    reporter = Reporter(None)
-    engine = MatchEngine(config, log=log, reporter=reporter)
+    reporter = Transcript(None)
+    engine = Referee(config, log=log, reporter=reporter)
     listeners = await Listeners.open("127.0.0.1", [], config.game.num_players)
     players = [
         asyncio.create_task(client(port))

@@ -122,7 +122,7 @@ def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> No
     from agents.simple import AlwaysCall
     from dealer.config import MatchConfig
     from dealer.inprocess import PlayerFailedError, play_in_process
-    from dealer.referee import MatchEngine
+    from dealer.referee import Referee
 
     class Broken(AlwaysCall):
         def act(self, state: MatchState, betting: BettingView) -> Action:
@@ -130,6 +130,6 @@ def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> No
                 raise ZeroDivisionError("oops")
             return super().act(state, betting)
 
-    engine = MatchEngine(MatchConfig("m", bundled_game(), "g", 10, 1, ("A", "B")))
+    engine = Referee(MatchConfig("m", bundled_game(), "g", 10, 1, ("A", "B")))
     with pytest.raises(PlayerFailedError, match=r"failed in hand 3: ZeroDivisionError: oops"):
         play_in_process(engine, [Broken(), AlwaysCall()])

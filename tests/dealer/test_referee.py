@@ -13,9 +13,9 @@ from dealer.config import MatchConfig
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import play_in_process
 from dealer.matchlog import MatchLog
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 from dealer.tlog import read_transactions
-from dealer.transcript import Reporter
+from dealer.transcript import Transcript
 from tests.dealer.conftest import DETERMINISTIC, DeterministicMatch, engine_for_log
 
 
@@ -31,7 +31,7 @@ def test_in_process_logs_are_byte_identical_to_the_reference(
     )  # fmt: skip
     log = MatchLog(buffer)
     log.header(config.header)
-    engine = MatchEngine(config, log=log)
+    engine = Referee(config, log=log)
     play_in_process(engine, [create_agent(name) for name in match.agents])
     assert buffer.getvalue() == reference.read_bytes()
 
@@ -84,14 +84,14 @@ def test_replay_writes_only_the_hands_missing_from_the_log(vectors: Path) -> Non
 
 def test_replay_rejects_a_tlog_of_another_match(vectors: Path, limit_game: Game) -> None:
     path = vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.tlog"
-    engine = MatchEngine(MatchConfig("m", limit_game, "g", 2, 42, ("A", "B")))
+    engine = Referee(MatchConfig("m", limit_game, "g", 2, 42, ("A", "B")))
     with pytest.raises(MatchAbortedError, match="handId mismatch"):
         engine.replay(read_transactions(path, is_limit=True), logged_hands=())
 
 
 def test_illegal_actions_become_calls_with_the_reference_warnings(limit_game: Game) -> None:
-    reporter = Reporter(None)
-    engine = MatchEngine(MatchConfig("m", limit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
+    reporter = Transcript(None)
+    engine = Referee(MatchConfig("m", limit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
     engine.take(CALL)
     assert engine.take(FOLD) == CALL  # the big blind may check: a fold is repaired
     assert engine.take(None) == CALL
@@ -105,7 +105,7 @@ def test_illegal_actions_become_calls_with_the_reference_warnings(limit_game: Ga
 
 def test_strict_mode_ends_the_match_naming_the_seat_and_line(limit_game: Game) -> None:
     config = MatchConfig("m", limit_game, "g", 1, 42, ("A", "B"), strict=True)
-    engine = MatchEngine(config)
+    engine = Referee(config)
     engine.take(CALL)
     with pytest.raises(MatchAbortedError) as caught:
         engine.take(FOLD, line="MATCHSTATE:0:0:c:7d3d|:f")
@@ -118,8 +118,8 @@ def test_strict_mode_ends_the_match_naming_the_seat_and_line(limit_game: Game) -
 
 
 def test_nolimit_raises_are_clamped(nolimit_game: Game) -> None:
-    reporter = Reporter(None)
-    engine = MatchEngine(MatchConfig("m", nolimit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
+    reporter = Transcript(None)
+    engine = Referee(MatchConfig("m", nolimit_game, "g", 1, 42, ("A", "B")), reporter=reporter)
     assert engine.take(Action(ActionType.RAISE, 150)) == Action(ActionType.RAISE, 200)
     assert engine.take(Action(ActionType.RAISE, 10**6)) == Action(ActionType.RAISE, 20000)
     assert reporter.messages == [
@@ -129,8 +129,8 @@ def test_nolimit_raises_are_clamped(nolimit_game: Game) -> None:
 
 
 def test_seats_rotate_unless_fixed(limit_game: Game) -> None:
-    rotating = MatchEngine(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B")))
-    fixed = MatchEngine(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B"), fixed_seats=True))
+    rotating = Referee(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B")))
+    fixed = Referee(MatchConfig("m", limit_game, "g", 3, 1, ("A", "B"), fixed_seats=True))
     seen = []
     for engine in (rotating, fixed):
         positions = []
@@ -152,7 +152,7 @@ def test_games_ranked_at_the_showdown_log_what_the_rules_say() -> None:
     from tests.dealer.conftest import LEDUC_LIKE
 
     buffer = io.BytesIO()
-    engine = MatchEngine(MatchConfig("l", LEDUC_LIKE, "l.game", 200, 9, ("A", "B")),
+    engine = Referee(MatchConfig("l", LEDUC_LIKE, "l.game", 200, 9, ("A", "B")),
                          log=MatchLog(buffer))  # fmt: skip
     play_in_process(engine, [create_agent("example", 1), create_agent("always-call")])
     showdowns = 0

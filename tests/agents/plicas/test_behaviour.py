@@ -18,7 +18,7 @@ from agents.plicas.situation import Situation
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
-from dealer.referee import MatchEngine
+from dealer.referee import Referee
 
 
 def play(opponent: str, hands: int, seed: int = 3, options: str = "") -> Plicas:
@@ -26,7 +26,7 @@ def play(opponent: str, hands: int, seed: int = 3, options: str = "") -> Plicas:
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
     agent = create_agent(f"plicas:{options}" if options else "plicas", seed)
     assert isinstance(agent, Plicas)
-    play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
+    play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     assert agent.model.hands_seen == hands
     return agent
 
@@ -84,7 +84,7 @@ def postflop_aggression(opponent: str, options: str, hands: int = 200, seed: int
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
     key, value = options.split("=")
     agent = CountingPlicas(seed, DYNAMIC.with_options({key: value}))
-    play_in_process(MatchEngine(config), [agent, create_agent(opponent, seed + 1)])
+    play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     decisions, raises = agent.postflop
     return raises / decisions
 
@@ -130,7 +130,7 @@ def test_the_river_search_bets_into_a_calling_station_for_value_only() -> None:
     # by up to MIX_WIDTH of share either side.
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 300, 7, ("p", "o"))
     agent = RiverPlicas(7, DYNAMIC.with_options({"river-search": "on"}))
-    play_in_process(MatchEngine(config), [agent, create_agent("always-call", 8)])
+    play_in_process(Referee(config), [agent, create_agent("always-call", 8)])
     bets = [share for _, share, bet in agent.river if bet]
     checks = [share for _, share, bet in agent.river if not bet]
     assert len(bets) > 30 and len(checks) > 30
