@@ -30,10 +30,7 @@ HEADER = (
     "# name/game/hands/seed m holdem.limit.2p.reverse_blinds.game 4 7\n"
     "#--t_response 600000\n#--t_hand 600000\n#--t_per_hand 7000\n"
 )
-HANDS = (
-    "STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\n"
-    "STATE:1:rf:9h6s|3d3h:10|-10:B|A\n"
-)
+HANDS = "STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\nSTATE:1:rf:9h6s|3d3h:10|-10:B|A\n"
 
 
 @pytest.fixture(autouse=True)
@@ -298,11 +295,26 @@ def test_names_are_read_as_utf8_else_latin1(
     log = tmp_path / "m.log"
     log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|β").replace("B|A", "β|Ā")).encode())
     assert main(["results", str(log)]) == 0
-    assert capsys.readouterr().out.startswith("Ā vs β: 2 hands, +30 chips")
+    assert capsys.readouterr().out.startswith("Ā vs β: 2 hands, +10 chips")
     log.write_bytes(HEADER.encode() + HANDS.replace("A|B", "\xc5|B").replace("B|A", "B|\xc5")
                     .encode("latin-1"))  # fmt: skip
     assert main(["results", str(log)]) == 0
-    assert capsys.readouterr().out.startswith("Å vs B: 2 hands, +30 chips")
+    assert capsys.readouterr().out.startswith("Å vs B: 2 hands, +10 chips")
+
+
+def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
+    log = tmp_path / "m.log"
+    log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|B").replace("B|A", "B|Ā")).encode())
+    done = subprocess.run(
+        [str(ACPCBOT), "results", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("\\u0100 vs B: 2 hands")
 
 
 def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> None:
@@ -364,7 +376,7 @@ def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     assert f"cannot read the game {path!r} of {log}" in line and "give --big-blind" in line
     assert "not a regular file" in line or "larger than 1 MB" in line
     ok = _run("results", log, "--big-blind", "10")
-    assert ok.returncode == 0 and "A vs B: 2 hands, +30 chips" in ok.stdout
+    assert ok.returncode == 0 and "A vs B: 2 hands, +10 chips" in ok.stdout
 
 
 def test_a_game_with_a_huge_big_blind_is_refused(
