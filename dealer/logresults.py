@@ -126,19 +126,19 @@ def _checks(
     for log in logs:
         if log.cut_line is not None:
             warnings.append(
-                f"{log.path}:{log.cut_line}: the last line is cut short (the log was cut while "
+                f"{log.where}:{log.cut_line}: the last line is cut short (the log was cut while "
                 f"being written); the {log.hands} complete hands before it are counted"
             )
         agrees = log.score_agrees()
         if agrees is None:
-            check = f"{log.path}: no SCORE line (the match did not finish)"
+            check = f"{log.where}: no SCORE line (the match did not finish)"
             if strict:
                 warnings.append(check)
         elif agrees:
-            check = f"{log.path}: {log.score} agrees with the STATE lines"
+            check = f"{log.where}: {log.score} agrees with the STATE lines"
         else:
             check = (
-                f"{log.path}: {log.score} disagrees with the STATE lines, which sum to "
+                f"{log.where}: {log.score} disagrees with the STATE lines, which sum to "
                 f"{log.totals_text()}"
             )
             warnings.append(check)
@@ -197,7 +197,7 @@ def game_of_log(log: PlayedLog) -> Game:
     """The game a log's header names: the first of a file of that name beside the log, one
     in the current folder, or the bundled game of that name."""
     if log.header is None:
-        raise ResultsError(f"{log.path} has no header naming its game; give --big-blind")
+        raise ResultsError(f"{log.where} has no header naming its game; give --big-blind")
     name = log.header.game_path
     candidates = dict.fromkeys([log.path.parent / name, Path(name), Path(Path(name).name)])
     for candidate in candidates:
@@ -219,7 +219,7 @@ def game_of_log(log: PlayedLog) -> Game:
 def _no_game(log: PlayedLog, why: str) -> ResultsError:
     assert log.header is not None
     game = clip_line(log.header.game_path, 80)
-    return ResultsError(f"cannot read the game {game!r} of {log.path}: {why}; give --big-blind")
+    return ResultsError(f"cannot read the game {game!r} of {log.where}: {why}; give --big-blind")
 
 
 def big_blind_of(log: PlayedLog) -> int:
@@ -228,5 +228,5 @@ def big_blind_of(log: PlayedLog) -> int:
     if blind <= 0:
         assert log.header is not None
         game = clip_line(log.header.game_path, 80)
-        raise ResultsError(f"the game {game!r} of {log.path} has no big blind; give --big-blind")
+        raise ResultsError(f"the game {game!r} of {log.where} has no big blind; give --big-blind")
     return blind

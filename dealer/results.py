@@ -89,7 +89,7 @@ def log_result(log: PlayedLog, big_blind: int, player: str | None = None) -> Hal
     name = seat_one(log) if player is None else player
     if name not in log.chips:
         players = clip_line(", ".join(log.chips), 120)
-        raise ResultsError(f"{log.path}: no player {clip_line(name, 60)!r} (players: {players})")
+        raise ResultsError(f"{log.where}: no player {clip_line(name, 60)!r} (players: {players})")
     opponents = [n for n in log.seat_names if n != name]
     return _half(str(log.path), name, ",".join(opponents), log.chips[name], big_blind)
 

@@ -302,6 +302,13 @@ def test_names_are_read_as_utf8_else_latin1(
     assert capsys.readouterr().out.startswith("Å vs B: 2 hands, +10 chips")
 
 
+def test_a_path_with_a_line_break_gives_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["results", str(tmp_path / "a\nb.log")]) == 1
+    assert "a\\nb.log': No such file or directory" in _error_line(capsys.readouterr().err)
+
+
 def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     log = tmp_path / "m.log"
     log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|B").replace("B|A", "B|Ā")).encode())
