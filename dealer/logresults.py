@@ -106,7 +106,7 @@ def report_logs(
         elif not_a_pair:
             raise ResultsError(
                 f"{first.name} and {second.name} are not a duplicate pair: "
-                f"{'; '.join(not_a_pair)} (give --side-by-side for each log's results on its own)"
+                f"{'; '.join(not_a_pair)}; give --side-by-side for each log's results on its own"
             )
         else:
             kind = ReportKind.PAIR

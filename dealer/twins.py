@@ -19,7 +19,7 @@ content) of the same deal with the seats reversed:
 >>> twin_differences(one, two)
 []
 >>> twin_differences(one, one)
-['the same log twice (a.log and a.log have the same content)']
+['the same log twice (the same content)']
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def twin_differences(
     headers that name a game by two different paths agree when both read as one game."""
     a, b = first.name, second.name
     if first.file_id is not None and first.file_id == second.file_id:
-        return [f"the same log twice ({a} and {b} are the same file)"]
+        return ["the same log twice (the same file)"]
     if first.digest == second.digest:
-        return [f"the same log twice ({a} and {b} have the same content)"]
+        return ["the same log twice (the same content)"]
     why = _header_differences(first, second, game_of)
     seats, other = first.seat_names, second.seat_names
     if len(seats) != 2 or len(other) != 2:

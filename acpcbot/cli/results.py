@@ -62,6 +62,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import io
     import json
+    import os
 
     from dealer.logresults import report_json, report_lines, report_logs
     from dealer.results import ResultsError
@@ -77,10 +78,16 @@ def run(args: argparse.Namespace) -> int:
         # Names and paths come from files and the command line: print any of them, whatever
         # the terminal's encoding (as stderr does).
         sys.stdout.reconfigure(errors="backslashreplace")
-    if args.json:
-        print(json.dumps(report_json(report), indent=2))
-    else:
-        print("\n".join(report_lines(report)))
+    try:
+        if args.json:
+            print(json.dumps(report_json(report), indent=2))
+        else:
+            print("\n".join(report_lines(report)))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left (``acpcbot results ... | head -1``): nothing more goes to it, and
+        # the interpreter must not fail again flushing stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
     if args.strict and report.failed:

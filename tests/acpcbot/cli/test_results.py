@@ -324,6 +324,20 @@ def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     assert done.stdout.startswith("\\u0100 vs B: 2 hands")
 
 
+def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
+    """``acpcbot results ... | head -1``: a broken pipe on stdout was a traceback."""
+    done = subprocess.run(
+        f"'{ACPCBOT}' results '{example_logs / SEED42}' '{example_logs / SEED42_TWIN}' --json"
+        " | head -c 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout == "{" and done.stderr == ""
+
+
 def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.log"
     os.mkfifo(fifo)  # no writer: it reads as empty, it does not hang
