@@ -422,8 +422,12 @@ def _lines(file: BinaryIO, digest: hashlib._Hash) -> Iterator[tuple[bytes, bool]
     one, read in chunks (much faster than a line at a time); a piece longer than
     :data:`MAX_LINE_BYTES` without a newline ends the lines (the caller refuses it)."""
     rest = b""
+    first = True
     while chunk := file.read(_CHUNK_BYTES):
         digest.update(chunk)
+        if first:
+            chunk = chunk.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (an editor's)
+            first = False
         lines = (rest + chunk).split(b"\n")
         rest = lines.pop()
         for line in lines:

@@ -69,6 +69,11 @@ def test_crlf_comments_and_blank_lines_are_read() -> None:
     assert log.hands == 6 and log.score_agrees() is True
 
 
+def test_a_byte_order_mark_is_skipped() -> None:
+    log = _read(b"\xef\xbb\xbf" + LOG)
+    assert log.header is not None and log.hands == 6
+
+
 def test_a_score_that_disagrees_is_read_and_said() -> None:
     log = _read(LOG.replace(SCORE, b"SCORE:50|-50:A|B"))
     assert log.score_agrees() is False and log.totals_text() == "52.5|-52.5"

@@ -7,19 +7,25 @@ time and memory limit)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import structlog
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from acpcbot.cli import main
+from tests.dealer.test_playedlog import LOG, damaged_logs
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 SEED42 = "limit2p.seed42.n1000.Alice-Bob.log"
@@ -274,6 +280,40 @@ def _hostile_logs(tmp_path: Path) -> dict[str, bytes]:
         "only newlines": b"\n" * 1000,
         "a line of 100,000 bytes": head + b"STATE:0:" + b"c" * 100_000 + b"\n",
     }
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged_logs(), damaged_logs(), st.sampled_from([[], ["--json"], ["--side-by-side"]]))
+def test_damaged_pairs_give_results_or_one_line_errors(
+    first: bytes, second: bytes, options: list[str]
+) -> None:
+    """Whatever two damaged logs hold, the command prints results (status 0) or warnings and
+    one error line (status 1)."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [Path(folder) / "a.log", Path(folder) / "b.log"]
+        for path, data in zip(paths, (first, second), strict=True):
+            path.write_bytes(data)
+        for logs in (paths[:1], paths):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = main(["results", *map(str, logs), *options])
+            lines = err.getvalue().splitlines()
+            assert all(line.startswith("acpcbot: warning: ") for line in lines[:-1]), lines
+            if status == 1:
+                assert lines[-1].startswith("acpcbot: error: "), lines
+            else:
+                assert status == 0 and out.getvalue()
+                assert not lines or lines[-1].startswith("acpcbot: warning: ")
+    structlog.reset_defaults()
+
+
+def test_the_log_the_damage_starts_from_is_whole() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "m.log"
+        log.write_bytes(LOG)
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["results", str(log)]) == 0
+    structlog.reset_defaults()
 
 
 def test_damaged_logs_end_in_one_line_errors(
