@@ -28,7 +28,7 @@ from dealer.playedlog import PlayedLog, read_log
 from dealer.results import HalfResult, PairResult, ResultsError, duplicate_result, log_result
 from dealer.smallfile import FileRefusedError, MissingFileError, read_small_file
 from dealer.summary import half_json, half_line, pair_json, pair_line
-from dealer.twins import twin_differences
+from dealer.twins import labels, twin_differences
 
 __all__ = [
     "MAX_GAME_BYTES",
@@ -104,8 +104,9 @@ def report_logs(
             other = name if name in second.chips or player else second.seat_names[0]
             halves = (log_result(first, blinds[0], name), log_result(second, blinds[1], other))
         elif not_a_pair:
+            a, b = labels(first, second)
             raise ResultsError(
-                f"{first.name} and {second.name} are not a duplicate pair: "
+                f"{a} and {b} are not a duplicate pair: "
                 f"{'; '.join(not_a_pair)}; give --side-by-side for each log's results on its own"
             )
         else:

@@ -31,7 +31,7 @@ from acpcbot.game import Game
 from acpcbot.protocol.matchstate import clip_line
 from dealer.playedlog import PlayedLog
 
-__all__ = ["twin_differences"]
+__all__ = ["labels", "twin_differences"]
 
 GameOf = Callable[[PlayedLog], Game]
 """Reads the game a log's header names (raises :class:`AcpcError` when it cannot)."""
@@ -42,7 +42,7 @@ def twin_differences(
 ) -> list[str]:
     """Why ``second`` is not ``first``'s seat-reversed twin (empty: it is). With ``game_of``,
     headers that name a game by two different paths agree when both read as one game."""
-    a, b = first.name, second.name
+    a, b = labels(first, second)
     if first.file_id is not None and first.file_id == second.file_id:
         return ["the same log twice (the same file)"]
     if first.digest == second.digest:
@@ -59,6 +59,13 @@ def twin_differences(
     return why
 
 
+def labels(first: PlayedLog, second: PlayedLog) -> tuple[str, str]:
+    """How messages name two logs: by file name, or by path when the names are the same."""
+    if first.name != second.name:
+        return first.name, second.name
+    return first.where, second.where
+
+
 def _players(names: tuple[str, ...]) -> str:
     return " and ".join(names)
 
@@ -67,7 +74,7 @@ def _header_differences(first: PlayedLog, second: PlayedLog, game_of: GameOf | N
     one, two = first.header, second.header
     if one is None or two is None:
         return []  # the cards decide
-    a, b = first.name, second.name
+    a, b = labels(first, second)
     why = []
     if one.seed != two.seed:
         why.append(f"seeds differ: {one.seed} in {a}, {two.seed} in {b}")
@@ -105,5 +112,5 @@ def _deal_differences(first: PlayedLog, second: PlayedLog) -> list[str]:
         else:
             j += 1
     if not common:
-        return [f"no hand number in common ({first.name} and {second.name})"]
+        return ["no hand number in common"]
     return []

@@ -83,3 +83,13 @@ def test_our_own_match_logs_are_twins(tmp_path: Path, capsys: pytest.CaptureFixt
     halves = sorted(out.glob("*.log"))
     assert len(halves) == 2
     assert twin_differences(read_log(halves[0]), read_log(halves[1])) == []
+
+
+def test_logs_of_one_file_name_are_named_by_their_paths(vectors: Path, tmp_path: Path) -> None:
+    example = vectors / "logs" / "example_player"
+    (tmp_path / "x").mkdir()
+    (tmp_path / "y").mkdir()
+    first = shutil.copy(example / SEED42, tmp_path / "x" / "m.log")
+    second = shutil.copy(example / "limit2p.seed1.n1000.Alice-Bob.log", tmp_path / "y" / "m.log")
+    why = twin_differences(read_log(Path(first)), read_log(Path(second)))
+    assert why[0] == f"seeds differ: 42 in {first}, 1 in {second}"
