@@ -49,6 +49,7 @@ from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS
 from acpcbot.protocol.logfile import LogHeader, ScoreRecord, format_number, parse_header
 from acpcbot.protocol.matchstate import clip_line
+from dealer.smallfile import READ_FLAGS
 
 __all__ = [
     "MAX_CHIPS",
@@ -173,7 +174,7 @@ def read_log(path: Path) -> PlayedLog:
     a writer reads as empty; it never hangs)."""
     where = shown_path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, READ_FLAGS)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise LogError(f"cannot read {where}: {why}") from None

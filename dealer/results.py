@@ -86,7 +86,7 @@ def pair_result(first: HalfResult, second: HalfResult, paired: tuple[list[float]
 
 def log_result(log: PlayedLog, big_blind: int, player: str | None = None) -> HalfResult:
     """``player``'s (default: seat 1's) results over one log."""
-    name = seat_one(log) if player is None else player
+    name = log.seat_names[0] if player is None else player
     if name not in log.chips:
         players = clip_line(", ".join(log.chips), 120)
         raise ResultsError(f"{log.where}: no player {clip_line(name, 60)!r} (players: {players})")
@@ -94,17 +94,12 @@ def log_result(log: PlayedLog, big_blind: int, player: str | None = None) -> Hal
     return _half(str(log.path), name, ",".join(opponents), log.chips[name], big_blind)
 
 
-def seat_one(log: PlayedLog) -> str:
-    """The player in seat 1 of a log."""
-    return log.seat_names[0]
-
-
 def duplicate_result(
     first: PlayedLog, second: PlayedLog, big_blind: int, player: str | None = None
 ) -> PairResult:
     """``player`` (default: player A, seat 1 of ``first``) over a duplicate pair, paired by
     hand number (hands in only one log are left out and counted)."""
-    name = seat_one(first) if player is None else player
+    name = first.seat_names[0] if player is None else player
     halves = (log_result(first, big_blind, name), log_result(second, big_blind, name))
     paired = pair_sorted(
         first.hand_numbers, first.chips[name], second.hand_numbers, second.chips[name]

@@ -21,7 +21,11 @@ from pathlib import Path
 from acpcbot.errors import AcpcError
 from acpcbot.protocol.matchstate import clip_line
 
-__all__ = ["FileRefusedError", "MissingFileError", "read_small_file", "size_text"]
+__all__ = ["READ_FLAGS", "FileRefusedError", "MissingFileError", "read_small_file", "size_text"]
+
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+"""Open for reading without blocking (a FIFO without a writer) and without making a terminal
+the controlling one; what the file is gets checked on the open descriptor."""
 
 
 class FileRefusedError(AcpcError):
@@ -51,7 +55,7 @@ def _shown(path: Path) -> str:
 def read_small_file(path: Path, *, limit: int) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, READ_FLAGS)
     except FileNotFoundError:
         raise MissingFileError(f"no file {_shown(path)}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
