@@ -31,7 +31,17 @@ from acpcbot.protocol.matchstate import (
 )
 from acpcbot.rules import HandState, replay
 
-_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$", re.ASCII)
+
+
+def _is_whole_number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` alone takes ``²``, which ``int`` refuses), and no
+    more than a 64-bit number has.
+
+    >>> _is_whole_number("600000"), _is_whole_number("²"), _is_whole_number("9" * 21)
+    (True, False, False)
+    """
+    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()
 
 
 _WHOLE_NUMBERS = {float(n): str(n) for n in range(-1000, 1001)}
@@ -154,7 +164,7 @@ def parse_state_line(text: str, game: Game | None = None) -> StateRecord:
     if len(fields) != 6:
         raise MatchStateError(f"STATE needs 6 fields: {text[:120]!r}")
     _, hand_text, betting_text, cards, values_text, names_text = fields
-    if not hand_text.isdigit():
+    if not _is_whole_number(hand_text):
         raise MatchStateError(f"bad hand number in {text[:120]!r}")
     betting = parse_betting(betting_text)
     names = tuple(names_text.split("|"))
@@ -182,7 +192,7 @@ def parse_state_outcome(text: str) -> tuple[int, tuple[float, ...], tuple[str, .
     (3, (40.0, -40.0), ('Bob', 'Alice'))
     """
     fields = text.split(":")
-    if len(fields) != 6 or fields[0] != "STATE" or not fields[1].isdigit():
+    if len(fields) != 6 or fields[0] != "STATE" or not _is_whole_number(fields[1]):
         raise MatchStateError(f"not a STATE line: {text[:120]!r}")
     values = tuple(_parse_number(v, text) for v in fields[4].split("|"))
     names = tuple(fields[5].split("|"))
@@ -225,18 +235,18 @@ def parse_header(lines: Sequence[str]) -> LogHeader:
         raise MatchStateError("a log header has four lines")
     first = lines[0].split()
     if len(first) != 6 or first[:2] != ["#", "name/game/hands/seed"]:
-        raise MatchStateError(f"bad log header line: {lines[0]!r}")
+        raise MatchStateError(f"bad log header line: {lines[0][:120]!r}")
 
     def option(line: str, name: str) -> int:
         prefix = f"#--{name} "
-        if not line.startswith(prefix) or not line[len(prefix) :].strip().isdigit():
-            raise MatchStateError(f"bad log header line: {line!r}")
-        return int(line[len(prefix) :])
+        value = line[len(prefix) :].strip()
+        if not line.startswith(prefix) or not _is_whole_number(value):
+            raise MatchStateError(f"bad log header line: {line[:120]!r}")
+        return int(value)
 
-    try:
-        hands, seed = int(first[4]), int(first[5])
-    except ValueError:
-        raise MatchStateError(f"bad log header line: {lines[0]!r}") from None
+    if not (_is_whole_number(first[4]) and _is_whole_number(first[5])):
+        raise MatchStateError(f"bad log header line: {lines[0][:120]!r}")
+    hands, seed = int(first[4]), int(first[5])
     return LogHeader(
         match_name=first[2],
         game_path=first[3],
