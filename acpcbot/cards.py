@@ -100,9 +100,7 @@ def shown_cards(cards: Iterable[int]) -> str:
     >>> shown_cards([3, 60])
     '2s 60 (not a card code: 0..51)'
     """
-    return " ".join(
-        _TEXT_OF.get(c, f"{c} (not a card code: 0..51)") for c in cards
-    )
+    return " ".join(_TEXT_OF.get(c, f"{c} (not a card code: 0..51)") for c in cards)
 
 
 def repeated_cards(cards: Iterable[int]) -> list[int]:

@@ -53,6 +53,13 @@ def check_path(path: Path) -> None:
     """Raise :class:`MatchFolderError` when ``path`` cannot be a match's folder: an
     existing file, a path under a file, or one whose nearest existing parent is not
     writable. Writes nothing."""
+    try:
+        _check_path(path)
+    except OSError as exc:  # say, a name too long for the file system
+        raise MatchFolderError(f"cannot use --out {path}: {exc.strerror}") from None
+
+
+def _check_path(path: Path) -> None:
     if path.exists() and not path.is_dir():
         raise MatchFolderError(f"--out {path} is a file, not a folder")
     existing = path
@@ -89,14 +96,24 @@ class MatchFolder:
         """Create (if need be) and lock ``path`` for the match whose ``summary.json``
         holds ``identity`` and which writes ``files`` (besides ``summary.json``)."""
         check_path(path)
+        lock = path / LOCK
         try:
             path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            created = True
+        except FileExistsError:
+            fd = os.open(lock, os.O_RDWR)
+            created = False
         except OSError as exc:
             raise MatchFolderError(f"cannot create --out {path}: {exc.strerror}") from None
         try:
             _lock(fd, path)
-            replaced = _claim(path, identity, files, force)
+            try:
+                replaced = _claim(path, identity, files, force)
+            except MatchFolderError:
+                if created:  # leave a refused folder as it was
+                    lock.unlink()
+                raise
         except BaseException:
             os.close(fd)
             raise
