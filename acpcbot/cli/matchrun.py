@@ -70,6 +70,7 @@ __all__ = [
     "MatchInterruptedError",
     "MatchRequest",
     "MatchRun",
+    "check_match",
     "default_jobs",
     "run_match",
 ]
@@ -184,7 +185,7 @@ class MatchInterruptedError(KeyboardInterrupt):
 
 def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> MatchRun:
     """Check, play and record ``request``'s match (see the module's description)."""
-    game = _check(request)
+    game = check_match(request)
     plan = request.plan()
     out = request.out_dir
     files = [plan.log_name(half) for half in range(plan.halves)]
@@ -231,8 +232,10 @@ def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> 
     return match
 
 
-def _check(request: MatchRequest) -> Game:
-    """Everything that can be wrong with ``request``, before any file is written."""
+def check_match(request: MatchRequest) -> Game:
+    """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
+    return its game. :func:`run_match` calls it first; a caller planning many matches can
+    check them all before playing any."""
     if request.hands <= 0:
         raise AcpcError(f"the number of hands must be positive, not {request.hands}")
     seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}

@@ -368,3 +368,29 @@ def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
     assert MatchRequest("a", "b").transport is Transport.INPROCESS
     done = _acpcbot("match", "example", "always-call", "--hands", "5", "--json", cwd=tmp_path)
     assert json.loads(done.stdout)["transport"] == "inprocess"
+
+
+def test_the_evaluation_script_plays_the_same_matches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = Path(__file__).resolve().parents[3] / "scripts" / "evaluate.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "example", "always-call", "hash", "--hands", "100"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "always-call" in done.stdout and "hash" in done.stdout
+    for opponent in ("always-call", "hash"):
+        folder = tmp_path / "evaluation" / f"example-vs-{opponent}.seed0.n100"
+        assert _summary(folder)["status"] == "finished"
+        ours = tmp_path / opponent
+        assert main(["match", "example", opponent, "--hands", "100", "--out", str(ours)]) == 0
+        logs = sorted(folder.glob("*.log"))
+        assert len(logs) == 2
+        for log in logs:
+            assert log.read_bytes() == (ours / log.name).read_bytes()
+    capsys.readouterr()
