@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from acpcbot.actions import Action
+from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
 from acpcbot.cli.matchrun import MatchFailedError, MatchRequest, run_match
 from acpcbot.player import BettingView, Player
@@ -42,13 +42,25 @@ class FailsFromHand3(AlwaysCall):
         return super().act(state, betting)
 
 
+class FoldsWhenItCouldCheck(AlwaysCall):
+    """Calls, except that it folds where it could check (an illegal action)."""
+
+    name = "folds-when-it-could-check"
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        return CALL if betting.can_fold() else FOLD
+
+
+def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
+    """``agent`` in the registry, as a plug-in would add one."""
+    target = f"{__name__}:{agent.__name__}"
+    monkeypatch.setitem(AGENTS, agent.name, AgentSpec(agent.name, target, agent.__doc__ or ""))
+    return agent.name
+
+
 @pytest.fixture
 def failing_agent(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A failing agent in the registry, as a plug-in would add one."""
-    name = FailsFromHand3.name
-    target = f"{__name__}:{FailsFromHand3.__name__}"
-    monkeypatch.setitem(AGENTS, name, AgentSpec(name, target, "fails from hand 3"))
-    return name
+    return _register(monkeypatch, FailsFromHand3)
 
 
 def _acpcbot(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -341,6 +353,23 @@ def test_a_failing_agent_over_tcp_is_counted_not_flooded(
     # each half's client logs the first failure with its traceback, then counts
     assert captured.err.count("Traceback") + captured.err.count("ZeroDivisionError: oops") < 20
     assert len(captured.err) < 100_000
+
+
+def test_illegal_actions_are_counted_alike_in_both_transports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # in-process the dealer repairs them, over TCP the client: a call either way
+    name = _register(monkeypatch, FoldsWhenItCouldCheck)
+    base = ["match", name, "always-call", "--hands", "30", "--jobs", "1", "--json"]
+    counted = []
+    for transport in ("inprocess", "tcp"):
+        out = tmp_path / transport
+        assert main([*base, "--transport", transport, "--out", str(out)]) == 0
+        counted.append(json.loads(capsys.readouterr().out)["decisions"][name])
+    assert counted[0] == counted[1]
+    assert counted[0]["illegal"] == counted[0]["fallbacks"] > 0 and counted[0]["failed"] == 0
+    for log in (tmp_path / "tcp").glob("*.log"):
+        assert log.read_bytes() == (tmp_path / "inprocess" / log.name).read_bytes()
 
 
 # -- friction ------------------------------------------------------------------------------------
