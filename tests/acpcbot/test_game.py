@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,17 @@ def test_invalid_definitions_are_rejected(old: str, new: str, message: str) -> N
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(GameDefinitionError, match="cannot read game file"):
         load_game(tmp_path / "nope.game")
+
+
+def test_a_game_path_that_is_no_game_file_is_refused_unread(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.game"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    huge = tmp_path / "huge.game"
+    huge.write_bytes(b"#" * (1 << 20))
+    for path, why in (
+        ("/dev/zero", "is not a regular file"),  # would never end
+        (str(fifo), "is not a regular file"),
+        (str(huge), "is larger than 65,536 bytes"),
+    ):
+        with pytest.raises(GameDefinitionError, match=why):
+            load_game(path)
