@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from acpcbot.client.session import fallback_kinds
 from acpcbot.protocol.logfile import format_number
 from dealer.duplicate import Decisions, DuplicatePlan, DuplicateRun, MatchStatus
 from dealer.results import HalfResult, PairResult
@@ -172,17 +173,9 @@ def decisions_text(name: str, decisions: Decisions | None) -> str:
         return f"{name} unknown"
     text = f"{name} {decisions.decisions:,}"
     if decisions.fallbacks:
-        kinds = [
-            f"{count:,} {what}"
-            for count, what in (
-                (decisions.failed, "failed"),
-                (decisions.illegal, "illegal"),
-                (decisions.over_budget, "over budget"),
-            )
-            if count
-        ]
+        kinds = fallback_kinds(decisions.failed, decisions.illegal, decisions.over_budget)
         plural = "s" if decisions.fallbacks != 1 else ""
-        text += f" ({decisions.fallbacks:,} fallback{plural}: {', '.join(kinds)})"
+        text += f" ({decisions.fallbacks:,} fallback{plural}: {kinds})"
     return text
 
 

@@ -61,20 +61,24 @@ class MatchSummary:
         >>> text[text.index("40 decisions"):]
         '40 decisions (3 fallback: 2 failed, 1 over budget), 0.50 s'
         """
-        kinds = ", ".join(
-            f"{count} {what}"
-            for count, what in (
-                (self.failed_decisions, "failed"),
-                (self.illegal_decisions, "illegal"),
-                (self.over_budget_decisions, "over budget"),
-            )
-            if count
+        kinds = fallback_kinds(
+            self.failed_decisions, self.illegal_decisions, self.over_budget_decisions
         )
         fallbacks = f"{self.fallback_decisions} fallback" + (f": {kinds}" if kinds else "")
         return (
             f"{self.hands} hands, {self.chips:+g} chips, {self.mbb_per_game:+.2f} mbb/g, "
             f"{self.decisions} decisions ({fallbacks}), {self.elapsed_s:.2f} s"
         )
+
+
+def fallback_kinds(failed: int, illegal: int, over_budget: int) -> str:
+    """The kinds of fallback decisions that happened, for people.
+
+    >>> fallback_kinds(2, 0, 1)
+    '2 failed, 1 over budget'
+    """
+    counts = ((failed, "failed"), (illegal, "illegal"), (over_budget, "over budget"))
+    return ", ".join(f"{count:,} {what}" for count, what in counts if count)
 
 
 def mbb_per_game(chips: float, hands: int, game: Game) -> float:
