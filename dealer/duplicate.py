@@ -46,6 +46,7 @@ __all__ = [
     "DuplicateRun",
     "HalfOutcome",
     "HalfRun",
+    "HandReport",
     "MatchStatus",
     "PlayerFactory",
     "StopHalf",

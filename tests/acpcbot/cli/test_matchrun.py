@@ -278,16 +278,15 @@ def test_halves_side_by_side_write_the_same_logs(
         ).read_bytes()
 
 
-def _collect_decisions(half: int, players: Sequence[Player]) -> tuple[int, str, str]:
+def _collect_players(half: int, players: Sequence[Player]) -> tuple[int, str, str]:
     return (half, type(players[0]).__name__, type(players[1]).__name__)
 
 
 def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> None:
     for jobs in (1, 2):
-        request = MatchRequest("example", "always-call", hands=10, out=tmp_path / str(jobs))
-        match = run_match(
-            MatchRequest(**{**request.__dict__, "jobs": jobs}), after_half=_collect_decisions
-        )
+        out = tmp_path / str(jobs)
+        request = MatchRequest("example", "always-call", hands=10, out=out, jobs=jobs)
+        match = run_match(request, after_half=_collect_players)
         assert match.collected == (
             (0, "ExamplePlayer", "AlwaysCall"),
             (1, "ExamplePlayer", "AlwaysCall"),
