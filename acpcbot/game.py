@@ -15,7 +15,9 @@ malformed line is an error that names the line instead of being ignored.
 from __future__ import annotations
 
 import enum
+import os
 import re
+import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -259,16 +261,29 @@ def _build_game(values: dict[str, tuple[int, ...]], betting: BettingType, source
     )
 
 
+MAX_GAME_FILE_BYTES = 1 << 16
+"""Game files are a few hundred bytes; anything beyond this is refused unread."""
+
+
 def load_game(path: str | Path) -> Game:
     """Read a ``.game`` file, or a bundled game given by its file name."""
     p = Path(path)
     if not p.exists() and p.name == str(path) and p.name in BUNDLED_GAMES:
         return bundled_game(p.name)
     try:
-        text = p.read_text(encoding="latin-1")
+        # A device or a FIFO would never end (non-blocking: opening a FIFO waits for a
+        # writer), a huge file would fill the memory.
+        with os.fdopen(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise GameDefinitionError(f"game file {path} is not a regular file")
+            data = file.read(MAX_GAME_FILE_BYTES + 1)
     except OSError as exc:
         raise GameDefinitionError(f"cannot read game file {path}: {exc.strerror}") from None
-    return parse_game(text, source=str(path))
+    if len(data) > MAX_GAME_FILE_BYTES:
+        raise GameDefinitionError(
+            f"game file {path} is larger than {MAX_GAME_FILE_BYTES:,} bytes: not a game file"
+        )
+    return parse_game(data.decode("latin-1"), source=str(path))
 
 
 def bundled_game(name: str = LIMIT_HOLDEM) -> Game:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from acpcbot.cards import NUM_CARDS, Card
+from acpcbot.cards import NUM_CARDS, Card, shown_cards
 from acpcbot.errors import CardError
 from acpcbot.handeval.categories import Category, category_of
 from acpcbot.handeval.reference import rank_hand_reference
@@ -48,9 +48,9 @@ def rank_hand(cards: Sequence[Card]) -> int:
     """
     global _engine_rank  # noqa: PLW0603 - the engine is loaded on first use only
     if len(cards) == 0 or len(set(cards)) != len(cards):
-        raise CardError(f"a hand needs distinct cards, not {list(cards)}")
+        raise CardError(f"a hand needs distinct cards, not {shown_cards(cards) or 'none'}")
     if min(cards) < 0 or max(cards) >= NUM_CARDS:
-        raise CardError(f"card code out of range in {list(cards)}")
+        raise CardError(f"a hand holds a code that is no card: {shown_cards(cards)}")
     if not 5 <= len(cards) <= 7:
         return rank_hand_reference(cards)
     if _engine_rank is None:

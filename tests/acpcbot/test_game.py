@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -127,3 +128,17 @@ def test_a_long_run_of_digits_is_refused_at_once() -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(GameDefinitionError, match="cannot read game file"):
         load_game(tmp_path / "nope.game")
+
+
+def test_a_game_path_that_is_no_game_file_is_refused_unread(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.game"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    huge = tmp_path / "huge.game"
+    huge.write_bytes(b"#" * (1 << 20))
+    for path, why in (
+        ("/dev/zero", "is not a regular file"),  # would never end
+        (str(fifo), "is not a regular file"),
+        (str(huge), "is larger than 65,536 bytes"),
+    ):
+        with pytest.raises(GameDefinitionError, match=why):
+            load_game(path)
