@@ -101,9 +101,9 @@ class KendallPlayer(Agent):
         game = info.game
         if not game.is_limit or game.num_players != 2:
             raise AcpcError(f"{self.name} plays heads-up limit games only")
-        from agents.plicas.tables import PlicasTables
+        from agents.common.tables import class_top_share
 
-        self.top_share = PlicasTables.load().class_top_share
+        self.top_share = class_top_share()
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         from acpcbot.handeval.combos import class_of

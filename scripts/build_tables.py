@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build the preflop tables shipped in ``agents/data/`` (see ``agents.common.tables``).
+"""Build the preflop tables shipped in ``agents/data/`` (see ``agents.common.tables``) and
+record their checksums in ``agents/data/SHA256SUMS``.
 
     python scripts/build_tables.py              # everything, on every core (a few minutes)
     python scripts/build_tables.py --verify 25  # recompute 25 random matrix entries and
@@ -24,6 +25,7 @@ import numpy as np
 
 from acpcbot.handeval.combos import NUM_CLASSES, class_name
 from agents.common import ranges, tables
+from agents.common.manifest import DATA_DIR, update_manifest
 
 
 def _matchups(pairs: list[tuple[int, int]]) -> list[float]:
@@ -90,7 +92,7 @@ def verify(entries: int, seed: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=tables.DATA_DIR, help="output folder")
+    parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--verify", type=int, metavar="N", help="only check N matrix entries")
     parser.add_argument("--seed", type=int, default=0, help="which entries --verify checks")
@@ -103,6 +105,8 @@ def main() -> int:
         path = args.out / f"{name}.npy"
         np.save(path, array)
         print(f"{path}: {array.shape} {array.dtype}, {path.stat().st_size} bytes", file=sys.stderr)
+        if args.out.resolve() == DATA_DIR:
+            update_manifest(path)
     return 0
 
 

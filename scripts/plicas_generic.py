@@ -15,7 +15,6 @@ defaults to 1000, apart from the seeds the evaluations use.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 import tempfile
 from pathlib import Path
@@ -24,12 +23,11 @@ import numpy as np
 
 from acpcbot.errors import AcpcError
 from acpcbot.player import Player
+from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
 from agents.plicas.generic import GENERIC_FILE, load, pooled, pooled_calibration, save
 from agents.registry import create_agent, player_name
 from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
-
-DATA = Path(__file__).resolve().parent.parent / "agents" / "data"
 
 
 def fit(opponent: str, hands: int, seed: int, out: Path) -> None:
@@ -59,18 +57,6 @@ def fit(opponent: str, hands: int, seed: int, out: Path) -> None:
         save(stream, model, calibration)
 
 
-def update_manifest(path: Path) -> None:
-    manifest = path.parent / "SHA256SUMS"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lines = [
-        line
-        for line in manifest.read_text().splitlines()
-        if line.split() and line.split()[1] != path.name
-    ]
-    lines.append(f"{digest}  {path.name}")
-    manifest.write_text("\n".join(lines) + "\n")
-
-
 def describe(path: Path) -> str:
     with path.open("rb") as stream:
         generic = load(stream)
@@ -93,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
     parser.add_argument("--seed", type=int, default=1000, help="card seed (1000)")
-    parser.add_argument("--out", type=Path, default=DATA / GENERIC_FILE, help="file written")
+    parser.add_argument("--out", type=Path, default=DATA_DIR / GENERIC_FILE, help="file written")
     args = parser.parse_args(argv)
     if args.hands <= 0:
         parser.error("--hands must be positive")
@@ -102,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     except AcpcError as error:
         parser.error(str(error))
     fit(args.opponent, args.hands, args.seed, args.out)
-    if args.out.resolve().parent == DATA.resolve():
+    if args.out.resolve().parent == DATA_DIR:
         update_manifest(args.out)
     print(describe(args.out))
     return 0
