@@ -102,11 +102,13 @@ class DppCoarse(Dpp):
 @cache
 def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
     """A strategy shipped in ``agents/data`` and its bucket function (loaded once)."""
+    from acpcbot.handeval.jitcache import compiling
     from agents.dpp.abstraction import HoldemBuckets
 
     data = resources.files("agents").joinpath("data").joinpath(file_name)
     with data.open("rb") as stream:
         strategy = Strategy.load(stream)
     buckets = HoldemBuckets.for_strategy(strategy)
-    buckets.warm_up()
+    with compiling(f"{file_name}'s hand-strength kernels"):
+        buckets.warm_up()
     return strategy, buckets
