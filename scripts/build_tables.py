@@ -18,14 +18,19 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from acpcbot.handeval.combos import NUM_CLASSES, class_name
 from agents.common import ranges, tables
 from agents.common.manifest import DATA_DIR, update_manifest
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _matchups(pairs: list[tuple[int, int]]) -> list[float]:
@@ -40,14 +45,13 @@ def _connect(classes: list[int]) -> list[list[float]]:
     return [flop_connect_class(k).tolist() for k in classes]
 
 
-def _parallel(function, items: list, workers: int) -> list:  # type: ignore[type-arg]
+def _parallel(function: Callable[[list[T]], list[R]], items: list[T], workers: int) -> list[R]:
+    """``function`` over ``items`` in ``workers`` processes, results in the items' order."""
     chunks = [items[w::workers] for w in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(function, chunks))
-    result = [None] * len(items)
-    for w, part in enumerate(parts):
-        result[w::workers] = part
-    return result
+    # items[i] went to chunk i % workers, at place i // workers
+    return [parts[i % workers][i // workers] for i in range(len(items))]
 
 
 def build(workers: int) -> dict[str, np.ndarray]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from acpcbot.game import LIMIT_HOLDEM
 
-ACPCBOT = Path(sys.executable).with_name("acpcbot")
-DEALER = Path(sys.executable).with_name("acpc-dealer")
+ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
+DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
 
 NO_COMPILE_AFTER_BEGIN = """
 import sys
@@ -44,7 +44,8 @@ def compiled():
 configure_logging()  # notices on stderr
 game = bundled_game()
 # The dealer's own kernels (the showdown ranks of the deals) are the dealer's business.
-play_in_process(Referee(MatchConfig("d", game, "g", 50, 9, ("a", "b"))), [create_agent("always-call")] * 2)
+callers = [create_agent("always-call"), create_agent("always-call")]
+play_in_process(Referee(MatchConfig("d", game, "g", 50, 9, ("a", "b"))), callers)
 for spec in {spec for match in MATCHES for spec in match}:
     create_agent(spec).begin_match(MatchInfo(game))
 before = compiled()
