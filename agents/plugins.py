@@ -62,7 +62,11 @@ def plugins() -> dict[str, Plugin]:
     """Every agent the installed distributions declare, by name (for a name declared twice,
     the first distribution on ``sys.path``, as an import would find it)."""
     found: dict[str, Plugin] = {}
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
+    try:
+        entries = entry_points(group=ENTRY_POINT_GROUP)
+    except Exception as error:  # a damaged distribution's metadata
+        raise AgentPluginError(f"cannot read the installed plug-ins: {one_line(error)}") from None
+    for entry in entries:
         if entry.name in found:
             continue
         dist = entry.dist

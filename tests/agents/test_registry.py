@@ -103,3 +103,16 @@ def test_any_text_gives_an_agent_or_an_agent_spec_error(spec: str) -> None:
         return
     assert isinstance(agent, Agent)
     assert not LOG_NAME_FORBIDDEN & set(player_name(spec))
+
+
+def test_an_agent_class_without_a_name_is_named_after_itself() -> None:
+    from acpcbot.actions import CALL, Action
+    from acpcbot.player import BettingView
+    from acpcbot.protocol.matchstate import MatchState
+
+    class Nameless(Agent):
+        def act(self, state: MatchState, betting: BettingView) -> Action:
+            return CALL
+
+    assert Nameless.name == "Nameless"
+    assert AlwaysCall.name == "always-call"
