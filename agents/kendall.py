@@ -25,13 +25,11 @@ Triple(fold=0.0, call=0.09999999999999998, raise_=0.9)
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import ClassVar
 
 from acpcbot.actions import Action
 from acpcbot.errors import AcpcError
-from acpcbot.game import Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -106,7 +104,10 @@ class KendallPlayer(Agent):
         from agents.common.tables import class_top_share
 
         self.top_share = class_top_share()
-        _warm_up(game)
+        # Compile the equity kernels the styles' decisions reach, before the match.
+        from agents.common.rehearsal import rehearse_once
+
+        rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         from acpcbot.handeval.combos import class_of
@@ -132,24 +133,6 @@ class KendallPlayer(Agent):
             strength = equity.equity[0]
             triple = style_triple(self.STYLE, strength, facing, betting.can_raise(), betting.pot)
         return triple.sample(betting, self.rng)
-
-
-_warm_up_lock = threading.RLock()
-_warm_up_started = threading.Event()
-
-
-def _warm_up(game: Game) -> None:
-    """Compile the equity kernels the styles' decisions reach, once per process, before the
-    match (see :mod:`agents.common.rehearsal`)."""
-    with _warm_up_lock:
-        if _warm_up_started.is_set():  # done, or under way in this thread
-            return
-        _warm_up_started.set()
-        from acpcbot.handeval.jitcache import compiling
-        from agents.common.rehearsal import rehearse
-
-        with compiling("the field's equity kernels"):
-            rehearse(TightAggressive(0), game)
 
 
 class LoosePassive(KendallPlayer):

@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from acpcbot.actions import CALL, RAISE, Action
@@ -27,12 +29,13 @@ from acpcbot.cards import parse_cards
 from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
+from acpcbot.handeval.jitcache import compiling
 from acpcbot.player import HandResult, MatchInfo
 from acpcbot.protocol.matchstate import view_of
 from acpcbot.rules import HandState
 from agents.base import Agent
 
-__all__ = ["HANDS", "ScriptedHand", "rehearse", "rehearses"]
+__all__ = ["HANDS", "ScriptedHand", "rehearse", "rehearse_once", "rehearses"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,24 @@ def rehearse(agent: Agent, game: Game) -> bool:
     for number, script in enumerate(HANDS):
         _play(agent, game, number, script)
     return True
+
+
+_lock = threading.RLock()
+_started: set[str] = set()
+
+
+def rehearse_once(what: str, agents: Callable[[], Iterable[Agent]], game: Game) -> None:
+    """Rehearse the throwaway ``agents()`` on ``game``, once per process for ``what`` (e.g.
+    "PLICAS's kernels", named when compiling them takes a while): later calls return at
+    once, and so does a call the rehearsing agents' own ``begin_match`` makes; a call from
+    another thread waits until the rehearsal is over."""
+    with _lock:
+        if what in _started:  # done, or under way in this thread
+            return
+        _started.add(what)
+        with compiling(what):
+            for agent in agents():
+                rehearse(agent, game)
 
 
 def _play(agent: Agent, game: Game, number: int, script: ScriptedHand) -> None:

@@ -11,11 +11,10 @@ On a cold cache that takes about 10 s here and is announced
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 from acpcbot.game import Game
-from acpcbot.handeval.jitcache import compiling
-from agents.common.rehearsal import rehearse
+from agents.base import Agent
+from agents.common.rehearsal import rehearse_once
 from agents.plicas.config import DYNAMIC, STATIC
 
 __all__ = ["REHEARSED", "warm_up"]
@@ -26,19 +25,13 @@ REHEARSED = (
 )
 """The configurations rehearsed: between them every unit, with the model on and off."""
 
-_lock = threading.RLock()
-_started = threading.Event()
-
 
 def warm_up(game: Game) -> None:
-    """Compile every kernel PLICAS's decisions reach, once per process (a no-op after the
-    first call; another thread's call waits until the first is done)."""
-    with _lock:
-        if _started.is_set():  # done, or under way in this thread (a rehearsing agent)
-            return
-        _started.set()
-        from agents.plicas.agent import Plicas  # the agent module imports this one
+    """Compile every kernel PLICAS's decisions reach, once per process."""
+    rehearse_once("PLICAS's kernels", _rehearsing_agents, game)
 
-        with compiling("PLICAS's kernels"):
-            for config in REHEARSED:
-                rehearse(Plicas(0, config), game)
+
+def _rehearsing_agents() -> list[Agent]:
+    from agents.plicas.agent import Plicas  # the agent module imports this one
+
+    return [Plicas(0, config) for config in REHEARSED]

@@ -79,30 +79,29 @@ OPTION_TEXT = st.text(
 )
 
 
-@settings(max_examples=400, deadline=None)
-@given(name=st.sampled_from(sorted(AGENTS)), options=OPTION_TEXT)
-def test_any_options_give_an_agent_or_an_agent_spec_error(name: str, options: str) -> None:
-    spec = f"{name}:{options}"
+def agent_or_spec_error(spec: str) -> None:
+    """``spec`` gives an agent whose log name an ACPC log can hold, or a one-line
+    :class:`AgentSpecError`; never another exception."""
     try:
         agent = create_agent(spec)
     except AgentSpecError as error:
         assert "\n" not in str(error)
         return
     assert isinstance(agent, Agent)
-    assert not LOG_NAME_FORBIDDEN & set(player_name(spec))
-    assert player_name(spec).isascii()
+    name = player_name(spec)
+    assert name.isascii() and not LOG_NAME_FORBIDDEN & set(name)
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=st.sampled_from(sorted(AGENTS)), options=OPTION_TEXT)
+def test_any_options_give_an_agent_or_an_agent_spec_error(name: str, options: str) -> None:
+    agent_or_spec_error(f"{name}:{options}")
 
 
 @settings(max_examples=300, deadline=None)
 @given(spec=st.text(max_size=40))
 def test_any_text_gives_an_agent_or_an_agent_spec_error(spec: str) -> None:
-    try:
-        agent = create_agent(spec)
-    except AgentSpecError as error:
-        assert "\n" not in str(error)
-        return
-    assert isinstance(agent, Agent)
-    assert not LOG_NAME_FORBIDDEN & set(player_name(spec))
+    agent_or_spec_error(spec)
 
 
 def test_an_agent_class_without_a_name_is_named_after_itself() -> None:
