@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from agents.base import Agent
 from agents.errors import AgentOptionError, AgentPluginError, AgentSpecError, UnknownAgentError
-from agents.plugins import Plugin, construct, load_class, plugins
+from agents.plugins import construct, load_class, plugins
 
 __all__ = [
     "AGENTS",
@@ -254,8 +254,3 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
 def _unknown(name: str) -> str:
     known = ", ".join(sorted({*AGENTS, *plugins()}))
     return f"unknown agent {name!r}; known agents: {known} (or a class of yours: module:Class)"
-
-
-def plugin_agents() -> dict[str, Plugin]:
-    """The plug-ins by name, those a built-in agent's name hides left out."""
-    return {name: p for name, p in plugins().items() if name not in AGENTS}

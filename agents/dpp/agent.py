@@ -109,6 +109,6 @@ def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
     with data.open("rb") as stream:
         strategy = Strategy.load(stream)
     buckets = HoldemBuckets.for_strategy(strategy)
-    with compiling(f"{file_name}'s hand-strength kernels"):
+    with compiling("dpp's hand-strength kernels"):
         buckets.warm_up()
     return strategy, buckets

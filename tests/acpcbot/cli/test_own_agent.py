@@ -49,6 +49,7 @@ def write_distribution(site: Path) -> None:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
         "[acpcbot.agents]\npair-raiser = mybot:PairRaiser\nmissing = nowhere_at_all:Bot\n"
+        "dpp = mybot:PairRaiser\n"
     )
 
 
@@ -76,6 +77,7 @@ def test_the_readme_agent_as_an_installed_plug_in(tmp_path: Path) -> None:
     ).stdout.splitlines()
     plugin_lines = [" ".join(line.split()) for line in listing if "plug-in" in line]
     assert plugin_lines == [
+        "dpp plug-in (mybot:PairRaiser from mybot 0.1), hidden by the built-in agent",
         "missing plug-in (nowhere_at_all:Bot from mybot 0.1), broken: cannot import module "
         "nowhere_at_all: ModuleNotFoundError: No module named 'nowhere_at_all'",
         "pair-raiser plug-in (mybot:PairRaiser from mybot 0.1): Raises with a pair or better "
