@@ -101,9 +101,13 @@ class KendallPlayer(Agent):
         game = info.game
         if not game.is_limit or game.num_players != 2:
             raise AcpcError(f"{self.name} plays heads-up limit games only")
-        from agents.plicas.tables import PlicasTables
+        from agents.common.tables import class_top_share
 
-        self.top_share = PlicasTables.load().class_top_share
+        self.top_share = class_top_share()
+        # Compile the equity kernels the styles' decisions reach, before the match.
+        from agents.common.rehearsal import rehearse_once
+
+        rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         from acpcbot.handeval.combos import class_of

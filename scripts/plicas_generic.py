@@ -15,7 +15,6 @@ defaults to 1000, apart from the seeds the evaluations use.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -26,12 +25,11 @@ import numpy as np
 from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.errors import AcpcError
 from acpcbot.player import Player
+from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
 from agents.plicas.calibration import Calibration
 from agents.plicas.generic import GENERIC_FILE, load, pooled, pooled_calibration, save
 from agents.plicas.model import OpponentModel
-
-DATA = Path(__file__).resolve().parent.parent / "agents" / "data"
 
 
 def learned(half: int, players: Sequence[Player]) -> tuple[OpponentModel, Calibration]:
@@ -53,18 +51,6 @@ def fit(opponent: str, hands: int, seed: int, out: Path, jobs: int) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("wb") as stream:
         save(stream, model, calibration)
-
-
-def update_manifest(path: Path) -> None:
-    manifest = path.parent / "SHA256SUMS"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lines = [
-        line
-        for line in manifest.read_text().splitlines()
-        if line.split() and line.split()[1] != path.name
-    ]
-    lines.append(f"{digest}  {path.name}")
-    manifest.write_text("\n".join(lines) + "\n")
 
 
 def describe(path: Path) -> str:
@@ -89,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
     parser.add_argument("--seed", type=int, default=1000, help="card seed (1000)")
-    parser.add_argument("--out", type=Path, default=DATA / GENERIC_FILE, help="file written")
+    parser.add_argument("--out", type=Path, default=DATA_DIR / GENERIC_FILE, help="file written")
     parser.add_argument(
         "--jobs", type=int, default=default_jobs(), help="halves played at once (the cores)"
     )
@@ -98,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         fit(args.opponent, args.hands, args.seed, args.out, args.jobs)
     except AcpcError as error:
         parser.error(str(error))
-    if args.out.resolve().parent == DATA.resolve():
+    if args.out.resolve().parent == DATA_DIR.resolve():
         update_manifest(args.out)
     print(describe(args.out))
     return 0

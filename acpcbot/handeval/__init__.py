@@ -10,7 +10,8 @@ with hands of the same size only.
 Importing this package is free: numba is imported by the modules that compile
 (:mod:`.evaluator`, :mod:`.enumeration`, :mod:`.montecarlo`, :mod:`.strength`,
 :mod:`.equity`), and nothing compiles at import time — each kernel is compiled on its first
-call and cached on disk (``NUMBA_CACHE_DIR`` chooses where). :mod:`.combos`,
+call and cached on disk (:mod:`.jitcache` decides where: ``NUMBA_CACHE_DIR``, numba's own
+places, or a private temporary folder on a read-only install). :mod:`.combos`,
 :mod:`.categories` and :mod:`.reference` are plain Python and numpy.
 
 Caching caveat: numba freezes global arrays (the evaluator's tables) into each cached

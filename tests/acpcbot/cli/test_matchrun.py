@@ -22,7 +22,7 @@ from acpcbot.cli import main
 from acpcbot.cli.matchrun import MatchFailedError, MatchRequest, run_match
 from acpcbot.player import BettingView, Player
 from acpcbot.protocol.matchstate import MatchState
-from agents.registry import AGENTS, AgentSpec
+from agents.registry import AGENTS, AgentEntry
 from agents.simple import AlwaysCall
 from dealer.duplicate import Transport
 from dealer.results import duplicate_result, read_log
@@ -54,7 +54,7 @@ class FoldsWhenItCouldCheck(AlwaysCall):
 def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
     """``agent`` in the registry, as a plug-in would add one."""
     target = f"{__name__}:{agent.__name__}"
-    monkeypatch.setitem(AGENTS, agent.name, AgentSpec(agent.name, target, agent.__doc__ or ""))
+    monkeypatch.setitem(AGENTS, agent.name, AgentEntry(agent.name, target, agent.__doc__ or ""))
     return agent.name
 
 
