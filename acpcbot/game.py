@@ -15,14 +15,13 @@ malformed line is an error that names the line instead of being ignored.
 from __future__ import annotations
 
 import enum
-import os
 import re
-import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from acpcbot.errors import GameDefinitionError
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
 
 MAX_ROUNDS = 4
 MAX_PLAYERS = 10
@@ -271,18 +270,12 @@ def load_game(path: str | Path) -> Game:
     if not p.exists() and p.name == str(path) and p.name in BUNDLED_GAMES:
         return bundled_game(p.name)
     try:
-        # A device or a FIFO would never end (non-blocking: opening a FIFO waits for a
-        # writer), a huge file would fill the memory.
-        with os.fdopen(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise GameDefinitionError(f"game file {path} is not a regular file")
-            data = file.read(MAX_GAME_FILE_BYTES + 1)
-    except OSError as exc:
-        raise GameDefinitionError(f"cannot read game file {path}: {exc.strerror}") from None
-    if len(data) > MAX_GAME_FILE_BYTES:
-        raise GameDefinitionError(
-            f"game file {path} is larger than {MAX_GAME_FILE_BYTES:,} bytes: not a game file"
-        )
+        # A device or a FIFO would never end, a huge file would fill the memory.
+        data = read_small_file(p, limit=MAX_GAME_FILE_BYTES)
+    except MissingFileError:
+        raise GameDefinitionError(f"cannot read game file {path}: no such file") from None
+    except FileRefusedError as exc:
+        raise GameDefinitionError(f"game file: {exc}") from None
     return parse_game(data.decode("latin-1"), source=str(path))
 
 

@@ -9,7 +9,7 @@ fails.
 
 The big blind comes from the game a log's header names: a file of that name beside the log,
 else in the current folder, else the bundled game of that name. Such a file is read only if
-it is a regular file of at most :data:`MAX_GAME_BYTES` (:mod:`dealer.smallfile`): a header can
+it is a regular file of at most :data:`MAX_GAME_BYTES` (:mod:`acpcbot.smallfile`): a header can
 name anything, ``/dev/zero`` or a FIFO included.
 """
 
@@ -24,9 +24,9 @@ from typing import Any
 from acpcbot.errors import GameDefinitionError
 from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
 from acpcbot.protocol.matchstate import clip_line
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
 from dealer.playedlog import PlayedLog, read_log
 from dealer.results import HalfResult, PairResult, ResultsError, duplicate_result, log_result
-from dealer.smallfile import FileRefusedError, MissingFileError, read_small_file
 from dealer.summary import half_json, half_line, pair_json, pair_line
 from dealer.twins import labels, twin_differences
 

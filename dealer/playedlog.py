@@ -49,7 +49,7 @@ from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS
 from acpcbot.protocol.logfile import LogHeader, ScoreRecord, format_number, parse_header
 from acpcbot.protocol.matchstate import clip_line
-from dealer.smallfile import READ_FLAGS
+from acpcbot.smallfile import READ_FLAGS
 
 __all__ = [
     "MAX_CHIPS",

@@ -138,7 +138,7 @@ def test_a_game_path_that_is_no_game_file_is_refused_unread(tmp_path: Path) -> N
     for path, why in (
         ("/dev/zero", "is not a regular file"),  # would never end
         (str(fifo), "is not a regular file"),
-        (str(huge), "is larger than 65,536 bytes"),
+        (str(huge), "is larger than 64 KB"),
     ):
         with pytest.raises(GameDefinitionError, match=why):
             load_game(path)

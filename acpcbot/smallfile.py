@@ -1,15 +1,15 @@
-"""Reading a small file that another file names, safely.
+"""Reading a small file that a user or another file names, safely.
 
-A log's header names its game file, and anything may be written there: a FIFO (reading it
-would wait for a writer for ever), a device such as ``/dev/zero`` (it never ends), a
-multi-gigabyte file, a directory. Such a file is read only when it is a regular file of a
-sane size; the check is made on the opened file (``fstat``), so it cannot be swapped in
-between, and the open itself never blocks (``O_NONBLOCK``).
+A game file is named on the command line or in a log's header, and anything may be named
+there: a FIFO (reading it would wait for a writer for ever), a device such as ``/dev/zero``
+(it never ends), a multi-gigabyte file, a directory. Such a file is read only when it is a
+regular file of a sane size; the check is made on the opened file (``fstat``), so it cannot
+be swapped in between, and the open itself never blocks (``O_NONBLOCK``).
 
 >>> read_small_file(Path("/dev/null"), limit=1024)
 Traceback (most recent call last):
 ...
-dealer.smallfile.FileRefusedError: '/dev/null' is not a regular file
+acpcbot.smallfile.FileRefusedError: '/dev/null' is not a regular file
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import stat
 from pathlib import Path
 
 from acpcbot.errors import AcpcError
-from acpcbot.protocol.matchstate import clip_line
 
 __all__ = ["READ_FLAGS", "FileRefusedError", "MissingFileError", "read_small_file", "size_text"]
 
@@ -49,7 +48,8 @@ def size_text(size: int) -> str:
 
 
 def _shown(path: Path) -> str:
-    return repr(clip_line(str(path), 200))
+    text = str(path)
+    return repr(text if len(text) <= 200 else text[:200] + "...")
 
 
 def read_small_file(path: Path, *, limit: int) -> bytes:
