@@ -107,12 +107,14 @@ class Halves:
         *,
         progress: Progress,
         after_half: AfterHalf | None = None,
+        on_progress: Callable[[int, float], None] | None = None,
     ) -> None:
         self.context = _process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
         self.job = HalfJob(specs, plan, game, out, stop_flag, after_half)
         self.plan = plan
         self.progress = progress
+        self.on_progress = on_progress
         self.outcomes: dict[int, HalfOutcome] = {}
         """What each half that ended came to, by half."""
         self.collected: dict[int, Any] = {}
@@ -127,7 +129,10 @@ class Halves:
     def report(self, half: int, hands: int, chips: float) -> None:
         self._hands[half] = hands
         self._chips[half] = chips
-        self.progress.update(sum(self._hands), sum(self._chips))
+        hands, chips = sum(self._hands), sum(self._chips)
+        self.progress.update(hands, chips)
+        if self.on_progress is not None:
+            self.on_progress(hands, chips)
 
     def play_here(self) -> None:
         """One half after the other, in this process."""

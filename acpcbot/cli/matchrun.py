@@ -164,8 +164,15 @@ class MatchInterruptedError(KeyboardInterrupt):
         self.match = match
 
 
-def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> MatchRun:
-    """Check, play and record ``request``'s match (see the module's description)."""
+def run_match(
+    request: MatchRequest,
+    *,
+    after_half: AfterHalf | None = None,
+    on_progress: Callable[[int, float], None] | None = None,
+) -> MatchRun:
+    """Check, play and record ``request``'s match (see the module's description).
+    ``on_progress`` is told now and then the hands played so far (over both halves) and
+    agent A's chips over them, as the progress line is (a tournament sums its matches)."""
     game = check_match(request)
     plan = request.plan()
     out = request.out_dir
@@ -180,7 +187,15 @@ def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> 
             f"{plan.names[0]} vs {plan.names[1]}",
             enabled=None if request.progress else False,
         )
-        halves = Halves(request.specs, plan, game, out, progress=progress, after_half=after_half)
+        halves = Halves(
+            request.specs,
+            plan,
+            game,
+            out,
+            progress=progress,
+            after_half=after_half,
+            on_progress=on_progress,
+        )
         started = time.perf_counter()
         crash: str | None = None
         try:
