@@ -70,7 +70,7 @@ def total_bankroll(agents: Sequence[str], value: Value) -> list[Placing]:
     _check(agents)
     held = bankrolls(agents, value)
     ordered = sorted(agents, key=lambda a: -held[a])  # stable: ties keep their order
-    placings = []
+    placings: list[Placing] = []
     for place, agent in enumerate(ordered, 1):
         tied = bool(placings) and placings[-1].bankroll == held[agent]
         rank = placings[-1].rank if tied else place
