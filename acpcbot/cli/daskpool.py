@@ -51,7 +51,7 @@ def dask_task(task: MatchTask) -> TaskResult:
     worker = get_worker()
 
     def report(hands: int) -> None:
-        worker.log_event(TOPIC, {"match": task.name, "hands": hands})
+        worker.log_event(TOPIC, {"match": task.name, "hands": hands, "worker": worker.address})
 
     return play_task(task, None, report)
 
@@ -73,29 +73,38 @@ class DaskPool:
             raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         with client:
             self._check_workers(client)
-            latest: dict[str, int] = {}
+            latest: dict[str, tuple[int, str]] = {}
             lock = threading.Lock()
 
             def heard(event: tuple[float, Any]) -> None:  # in the client's own thread
                 message = event[1]
                 if isinstance(message, dict):
                     with lock:
-                        latest[str(message.get("match"))] = int(message.get("hands", 0))
+                        latest[str(message.get("match"))] = (
+                            int(message.get("hands", 0)),
+                            str(message.get("worker")),
+                        )
 
             client.subscribe_topic(TOPIC, heard)
             by_key = {task.key: task for task in tasks}
+            played_on: dict[str, list[str]] = {}  # the workers heard playing each match
             futures = {
                 task.key: client.submit(dask_task, task, key=task.key, retries=ATTEMPTS - 1)
                 for task in tasks
             }
-            pending = as_completed(futures.values())
+            pending = as_completed(futures.values(), loop=client.loop)
             try:
                 while not pending.is_empty():
                     batch = pending.next_batch(block=False)
                     with lock:
                         heard_now = dict(latest)
                         latest.clear()
-                    for name, hands in heard_now.items():
+                    for name, (hands, worker) in heard_now.items():
+                        workers = played_on.setdefault(name, [])
+                        if worker not in workers:
+                            workers.append(worker)
+                            if len(workers) > 1:  # it began again: its worker died
+                                events.retried(name, len(workers), f"it had begun on {workers[-2]}")
                         events.progress(name, hands)
                     for future in batch:
                         task = by_key[future.key]

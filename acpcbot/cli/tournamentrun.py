@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.cli.matchrun import MatchRequest, check_match, default_jobs
-from acpcbot.cli.matchtask import ATTEMPTS, Executor, MatchTask, TaskResult
+from acpcbot.cli.matchtask import Executor, MatchTask, TaskResult
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from agents.registry import player_name
@@ -313,7 +313,7 @@ class _Tournament:
 
     def retried(self, name: str, attempt: int, why: str) -> None:
         self.running.pop(name, None)
-        self._say(f"{name}: {why}; playing it again (attempt {attempt} of {ATTEMPTS})")
+        self._say(f"{name}: {why}; playing it again (attempt {attempt})")
 
     def gave_up(self, name: str, why: str) -> None:
         self.running.pop(name, None)
