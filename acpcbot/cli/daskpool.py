@@ -73,16 +73,19 @@ class DaskPool:
             raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         with client:
             self._check_workers(client)
-            latest: dict[str, tuple[int, str]] = {}
+            news: list[tuple[str, int, str]] = []  # (match, hands, worker), as heard
             lock = threading.Lock()
 
             def heard(event: tuple[float, Any]) -> None:  # in the client's own thread
                 message = event[1]
                 if isinstance(message, dict):
                     with lock:
-                        latest[str(message.get("match"))] = (
-                            int(message.get("hands", 0)),
-                            str(message.get("worker")),
+                        news.append(
+                            (
+                                str(message.get("match")),
+                                int(message.get("hands", 0)),
+                                str(message.get("worker")),
+                            )
                         )
 
             client.subscribe_topic(TOPIC, heard)
@@ -97,9 +100,9 @@ class DaskPool:
                 while not pending.is_empty():
                     batch = pending.next_batch(block=False)
                     with lock:
-                        heard_now = dict(latest)
-                        latest.clear()
-                    for name, (hands, worker) in heard_now.items():
+                        heard_now = news[:]
+                        news.clear()
+                    for name, hands, worker in heard_now:
                         workers = played_on.setdefault(name, [])
                         if worker not in workers:
                             workers.append(worker)

@@ -33,7 +33,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from agents.registry import player_name
 from dealer.duplicate import Transport
-from dealer.matchfolder import SUMMARY
+from dealer.matchfolder import SUMMARY, check_path
 from dealer.progress import PoolProgress
 from dealer.resultfiles import json_bytes, replace_file
 from dealer.tournament import PlannedMatch, TournamentPlan
@@ -132,12 +132,12 @@ class TournamentInterruptedError(KeyboardInterrupt):
 
 def need_matplotlib() -> None:
     """Raise a clear error when matplotlib (for ``--plot``) is not installed."""
-    import importlib.util
-
-    if importlib.util.find_spec("matplotlib") is None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
         raise AcpcError(
             "--plot needs matplotlib, which is not installed: pip install 'acpcbot[plot]'"
-        )
+        ) from None
 
 
 def write_plot(report: TournamentReport, folder: Path) -> Path:
@@ -165,6 +165,7 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
         game.big_blind,
         vs=request.vs is not None,
     )
+    check_path(request.out)
     for a, b in plan.pairings:
         match = plan.match(a, b, plan.seed)
         check_match(_match_request(request, plan, match, request.out / match.name))
@@ -226,6 +227,11 @@ def run_tournament(
             status = "interrupted"
         finally:
             tournament.line.clear()
+        if status == "interrupted":
+            # Ctrl-C may have come between a match's move into the folder and its check.
+            for name, check in checks.items():
+                if not check.finished and (folder.path / name).is_dir():
+                    checks[name] = check_played(folder.path, check.match)
         report = tournament_report(plan, [checks[m.name] for m in plan.matches()])
         if status == "finished" and report.finished < len(checks):
             status = "failed"
@@ -264,6 +270,9 @@ class _Tournament:
     hands_done: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     running: dict[str, int] = field(default_factory=dict)
+    """Hands played so far by the matches being played."""
+    over: set[str] = field(default_factory=set)
+    """The matches that ended (or were given up) in this run."""
     started: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
@@ -279,7 +288,7 @@ class _Tournament:
             self.say(text)
 
     def progress(self, name: str, hands: int) -> None:
-        if name in self.by_name and self.checks[name].sums is None:
+        if name in self.by_name and name not in self.over:  # a late report is dropped
             self.running[name] = hands
 
     def finished(self, result: TaskResult) -> None:
@@ -290,6 +299,7 @@ class _Tournament:
         files[SUMMARY] = json_bytes(summary)
         self.folder.install(match, files)
         self.running.pop(result.name, None)
+        self.over.add(result.name)
         self.ended += 1
         self.hands_done += result.hands
         if result.error is not None:
@@ -317,6 +327,7 @@ class _Tournament:
 
     def gave_up(self, name: str, why: str) -> None:
         self.running.pop(name, None)
+        self.over.add(name)
         self.ended += 1
         self.failures.append((name, why))
         self.checks[name] = MatchCheck(self.by_name[name], None, why)

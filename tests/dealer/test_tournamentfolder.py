@@ -64,7 +64,7 @@ def _without_last_hand(data: bytes) -> bytes:
     return b"".join(lines[:-2])  # the last STATE line and the SCORE line
 
 
-DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
+DAMAGE: dict[str, tuple[Callable[[Path], object], str]] = {
     "still running": (_edit_summary("status", "running"), "status 'running'"),
     "interrupted": (_edit_summary("status", "interrupted"), "status 'interrupted'"),
     "another match's summary": (_edit_summary("seed", 4), "describes another match"),
@@ -84,7 +84,10 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
         _edit_log(1, lambda d: d.replace(b" 60 3\n", b" 60 4\n", 1)),
         "header is another match's",
     ),
-    "garbage in a log": (_edit_log(0, lambda d: d.replace(b"STATE:7:", b"STATE:x:")), ".log:12: the hand"),
+    "garbage in a log": (
+        _edit_log(0, lambda d: d.replace(b"STATE:7:", b"STATE:x:")),
+        ".log:12: the hand",
+    ),
 }
 
 
