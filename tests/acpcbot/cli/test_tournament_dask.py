@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -67,8 +68,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             env = {**os.environ, "TMPDIR": str(root / name)}
             worker = ["worker", address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
             start([*worker, "--name", name], root / f"{name}.log", env)
-        for name in ("w1", "w2"):
-            wait_for(lambda name=name: _started(root / f"{name}.log", "Registered to:"))
+        for log in (root / "w1.log", root / "w2.log"):
+            wait_for(partial(_started, log, "Registered to:"))
         yield Cluster(address, tuple(processes[1:]), tuple(scratch))
     finally:
         for process in processes:  # nothing of theirs is kept: no need to wait for a close
