@@ -104,6 +104,15 @@ def _estimate_text(e: Estimate) -> str:
     return f"{e.mbb_per_game:+.1f} ± {e.ci95_mbb:.1f}"
 
 
+def _count(n: int, what: str) -> str:
+    """``n`` things, in words.
+
+    >>> _count(1, "seed"), _count(2, "seed")
+    ('1 seed', '2 seeds')
+    """
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
 def _placing_mbb(report: TournamentReport, placing: Placing) -> float:
     return to_mbb(float(placing.bankroll), report.plan.big_blind)
 
@@ -118,7 +127,8 @@ def report_lines(report: TournamentReport) -> list[str]:
         else (f"round robin of {len(plan.names)} agents")
     )
     lines = [
-        f"tournament: {kind}, {len(plan.pairings)} pairings × {plan.seeds} seeds ({seeds}) × "
+        f"tournament: {kind}, {_count(len(plan.pairings), 'pairing')} × "
+        f"{_count(plan.seeds, 'seed')} ({seeds}) × "
         f"2 × {plan.hands:,} hands, {plan.game}: {report.finished} of {len(report.checks)} "
         "matches finished"
     ]
@@ -186,7 +196,7 @@ def _vs_lines(report: TournamentReport) -> list[str]:
         sig = "+" if low > 0 else "-" if high < 0 else "~"
         lines.append(
             f"{opponent:<{width}}  {cell.pairs:>9,}  {e.mbb_per_game:>+9.1f}  "
-            f"{e.ci95_mbb:>7.1f}  {e.sd_mbb:>7.0f}  {sig:^3}"
+            f"{e.ci95_mbb:>7.1f}  {e.sd_mbb:>7.0f}   {sig}"
         )
     return lines
 
