@@ -15,8 +15,10 @@ cores): matches are Python, and threads of one process share one core.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from acpcbot.cli.matchtask import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
@@ -30,7 +32,6 @@ log = get_logger("tournament")
 TOPIC = "acpcbot-match-progress"
 """The Dask event topic of the matches' progress reports."""
 _TICK_S = 0.25
-_CONNECT_TIMEOUT_S = 15
 
 
 def need_distributed() -> None:
@@ -62,70 +63,91 @@ class DaskPool:
     def __init__(self, address: str) -> None:
         self.address = address
         self.description = f"the Dask cluster at {address}"
+        self._client: Any = None
 
-    def run(self, tasks: list[MatchTask], events: TaskEvents) -> None:
+    def __enter__(self) -> DaskPool:
         need_distributed()
-        from distributed import Client, as_completed
+        from distributed import Client
+
+        # A lost scheduler is reported once, in a line of ours, not in the client's traces.
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
 
         try:
-            client = Client(self.address, timeout=_CONNECT_TIMEOUT_S, set_as_default=False)
+            # How long to try: Dask's distributed.comm.timeouts.connect (30 s unless set,
+            # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s).
+            self._client = Client(self.address, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
-        with client:
-            self._check_workers(client)
-            news: list[tuple[str, int, str]] = []  # (match, hands, worker), as heard
-            lock = threading.Lock()
+        self._check_workers(self._client)
+        return self
 
-            def heard(event: tuple[float, Any]) -> None:  # in the client's own thread
-                message = event[1]
-                if isinstance(message, dict):
-                    with lock:
-                        news.append(
-                            (
-                                str(message.get("match")),
-                                int(message.get("hands", 0)),
-                                str(message.get("worker")),
-                            )
+    def __exit__(self, *exc_info: object) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def run(self, tasks: list[MatchTask], events: TaskEvents, scratch: Path) -> None:
+        """Play ``tasks`` on the cluster (its workers play in their own temporary folders:
+        ``scratch`` is this machine's)."""
+        from distributed import as_completed
+
+        del scratch
+        client = self._client
+        if client is None:
+            raise RuntimeError("enter the DaskPool before running tasks")
+        news: list[tuple[str, int, str]] = []  # (match, hands, worker), as heard
+        lock = threading.Lock()
+
+        def heard(event: tuple[float, Any]) -> None:  # in the client's own thread
+            message = event[1]
+            if isinstance(message, dict):
+                with lock:
+                    news.append(
+                        (
+                            str(message.get("match")),
+                            int(message.get("hands", 0)),
+                            str(message.get("worker")),
                         )
+                    )
 
-            client.subscribe_topic(TOPIC, heard)
-            by_key = {task.key: task for task in tasks}
-            played_on: dict[str, list[str]] = {}  # the workers heard playing each match
-            futures = {
-                task.key: client.submit(dask_task, task, key=task.key, retries=ATTEMPTS - 1)
-                for task in tasks
-            }
-            pending = as_completed(futures.values(), loop=client.loop)
-            try:
-                while not pending.is_empty():
-                    batch = pending.next_batch(block=False)
-                    with lock:
-                        heard_now = news[:]
-                        news.clear()
-                    for name, hands, worker in heard_now:
-                        workers = played_on.setdefault(name, [])
-                        if worker not in workers:
-                            workers.append(worker)
-                            if len(workers) > 1:  # it began again: its worker died
-                                events.retried(name, len(workers), f"it had begun on {workers[-2]}")
-                        events.progress(name, hands)
-                    for future in batch:
-                        task = by_key[future.key]
-                        if future.status == "finished":
-                            events.finished(future.result())
-                        else:
-                            events.gave_up(task.name, _failure(future.exception()))
-                        del futures[future.key]
-                        future.release()
-                    if not batch:
-                        time.sleep(_TICK_S)
-                    events.tick()
-            finally:
-                # Interrupted: the matches not begun are dropped (a worker finishes the one
-                # it is playing; its result is not waited for).
-                if futures:
-                    client.cancel(list(futures.values()))
-                client.unsubscribe_topic(TOPIC)
+        client.subscribe_topic(TOPIC, heard)
+        by_key = {task.key: task for task in tasks}
+        played_on: dict[str, list[str]] = {}  # the workers heard playing each match
+        futures = {
+            task.key: client.submit(dask_task, task, key=task.key, retries=ATTEMPTS - 1)
+            for task in tasks
+        }
+        pending = as_completed(futures.values(), loop=client.loop)
+        try:
+            while not pending.is_empty():
+                batch = pending.next_batch(block=False)
+                with lock:
+                    heard_now = news[:]
+                    news.clear()
+                for name, hands, worker in heard_now:
+                    workers = played_on.setdefault(name, [])
+                    if worker not in workers:
+                        workers.append(worker)
+                        if len(workers) > 1:  # it began again: its worker died
+                            events.retried(name, len(workers), f"it had begun on {workers[-2]}")
+                    events.progress(name, hands)
+                for future in batch:
+                    task = by_key[future.key]
+                    if future.status == "finished":
+                        events.finished(future.result())
+                    else:
+                        events.gave_up(task.name, _failure(future.exception()))
+                    del futures[future.key]
+                    future.release()
+                if not batch:
+                    time.sleep(_TICK_S)
+                events.tick()
+        finally:
+            # Interrupted: the matches not begun are dropped (a worker finishes the one
+            # it is playing; its result is not waited for).
+            if futures:
+                client.cancel(list(futures.values()))
+            client.unsubscribe_topic(TOPIC)
 
     def _check_workers(self, client: Any) -> None:
         workers = client.scheduler_info().get("workers", {})

@@ -47,17 +47,23 @@ class _Running:
 
 
 class LocalPool:
-    """Plays matches in up to ``jobs`` processes at once; their scratch folders go under
-    ``scratch`` (on the tournament folder's disk)."""
+    """Plays matches in up to ``jobs`` processes at once."""
 
-    def __init__(self, jobs: int, scratch: Path | None = None) -> None:
+    def __init__(self, jobs: int) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.jobs = jobs
-        self.scratch = scratch
         self.description = f"{jobs} local process{'es' if jobs != 1 else ''}"
 
-    def run(self, tasks: list[MatchTask], events: TaskEvents) -> None:
+    def __enter__(self) -> LocalPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def run(self, tasks: list[MatchTask], events: TaskEvents, scratch: Path) -> None:
+        """Play ``tasks``; each process's files go under ``scratch`` (on the disk of the
+        tournament's folder)."""
         context = process_context()
         waiting = collections.deque((task, 1) for task in tasks)
         running: dict[Connection, _Running] = {}
@@ -65,12 +71,11 @@ class LocalPool:
             while waiting or running:
                 while waiting and len(running) < self.jobs:
                     task, attempt = waiting.popleft()
-                    if self.scratch is not None:
-                        self.scratch.mkdir(parents=True, exist_ok=True)
+                    scratch.mkdir(parents=True, exist_ok=True)
                     receive, send = context.Pipe(duplex=False)
                     process = context.Process(
                         target=_child,
-                        args=(task, self.scratch, send),
+                        args=(task, scratch, send),
                         name=f"acpcbot-{task.name}",
                         daemon=True,
                     )

@@ -82,14 +82,20 @@ class TaskEvents(Protocol):
 
 
 class Executor(Protocol):
-    """Runs tasks: a local pool of processes, or a Dask cluster."""
+    """Runs tasks: a local pool of processes, or a Dask cluster. Entering it makes it ready
+    (connects to a cluster: an error there comes before any file is written)."""
 
     description: str
     """What it is, for people ("4 local processes")."""
 
-    def run(self, tasks: list[MatchTask], events: TaskEvents) -> None:
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
+    def run(self, tasks: list[MatchTask], events: TaskEvents, scratch: Path) -> None:
         """Run every task, telling ``events``; return when each has ended or was given up.
-        Interrupted (Ctrl-C), stop the tasks still running and raise."""
+        ``scratch`` is a folder for local processes' files. Interrupted (Ctrl-C), stop the
+        tasks still running and raise."""
 
 
 class Throttle:

@@ -172,6 +172,16 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
     return plan
 
 
+def _executor(request: TournamentRequest) -> Executor:
+    if request.scheduler is not None:
+        from acpcbot.cli.daskpool import DaskPool
+
+        return DaskPool(request.scheduler)
+    from acpcbot.cli.localpool import LocalPool
+
+    return LocalPool(request.jobs or default_jobs())
+
+
 def _match_request(
     request: TournamentRequest, plan: TournamentPlan, match: PlannedMatch, out: Path | None
 ) -> MatchRequest:
@@ -199,7 +209,8 @@ def run_tournament(
     if request.plot:
         need_matplotlib()
     plan = plan_tournament(request)
-    with TournamentFolder.open(request.out, plan) as folder:
+    executor = _executor(request)
+    with executor, TournamentFolder.open(request.out, plan) as folder:  # Dask connects first
         checks = {m.name: check_played(folder.path, m) for m in plan.matches()}
         reused = sum(check.finished for check in checks.values())
         tasks = [
@@ -207,28 +218,22 @@ def run_tournament(
             for m in plan.matches()
             if not checks[m.name].finished
         ]
-        executor: Executor
-        if request.scheduler is not None:
-            from acpcbot.cli.daskpool import DaskPool
-
-            executor = DaskPool(request.scheduler)
-        else:
-            from acpcbot.cli.localpool import LocalPool
-
-            jobs = min(request.jobs or default_jobs(), max(len(tasks), 1))
-            executor = LocalPool(jobs, folder.path / PARTIAL)
         tournament = _Tournament(folder, plan, checks, tasks, request.progress, say)
         if reused and say is not None:
             say(f"{reused} of {len(checks)} matches found finished in {folder.path}; kept")
         status = "finished"
+        broke: str | None = None
         try:
-            executor.run(tasks, tournament)
+            executor.run(tasks, tournament, folder.path / PARTIAL)
         except KeyboardInterrupt:
             status = "interrupted"
+        except Exception as exc:  # the executor itself broke (say, the scheduler left)
+            status = "failed"
+            broke = str(exc) if isinstance(exc, AcpcError) else f"{type(exc).__name__}: {exc}"
         finally:
             tournament.line.clear()
-        if status == "interrupted":
-            # Ctrl-C may have come between a match's move into the folder and its check.
+        if status != "finished":
+            # Stopped, a match may have moved into the folder without being checked yet.
             for name, check in checks.items():
                 if not check.finished and (folder.path / name).is_dir():
                     checks[name] = check_played(folder.path, check.match)
@@ -249,6 +254,11 @@ def run_tournament(
         if request.plot:
             write_plot(report, folder.path)
         folder.write_status(status)
+    if broke is not None:
+        raise AcpcError(
+            f"{executor.description} failed: {broke}; the {report.finished} matches finished "
+            f"are kept in {request.out}, and the same command plays the others"
+        )
     if status == "interrupted":
         raise TournamentInterruptedError(run)
     return run

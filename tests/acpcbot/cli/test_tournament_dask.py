@@ -127,3 +127,32 @@ def test_a_worker_killed_in_the_middle_of_a_match_changes_nothing(
     assert "; playing it again (attempt 2)" in err
     assert logs(folder) == logs(reference)
     assert results(folder) == results(reference)
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error_before_any_file(tmp_path: Path) -> None:
+    args = [
+        "tournament",
+        "example",
+        "always-call",
+        "--out",
+        "t",
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+    ]
+    done = subprocess.run(
+        [str(ACPCBOT), *args],
+        cwd=tmp_path,
+        env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert (
+        done.stderr.startswith(
+            "acpcbot: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: "
+        )
+        and done.stderr.count("\n") == 1
+    )
+    assert not (tmp_path / "t").exists()
