@@ -68,7 +68,7 @@ def tournament_report(plan: TournamentPlan, checks: Iterable[MatchCheck]) -> Tou
     )
     total = runoff = None
     if not crosstable.round_robin:
-        why = f"they need every two agents paired, not {names[0]} against the rest"
+        why = f"{names[0]} against the rest (the rankings need every two agents paired)"
     elif not crosstable.complete:
         missing = sum(not p.matches for p in crosstable.pairings)
         why = f"they need a finished match in every pairing ({missing} have none yet)"

@@ -311,7 +311,7 @@ def test_one_against_the_rest_has_its_row_and_no_rankings(
     assert lines[3].split()[:2] == ["always-call", "100"]
     assert lines[4].split()[:2] == ["always-raise", "100"]
     assert lines[5] == (
-        "no rankings: they need every two agents paired, not example against the rest"
+        "no rankings: example against the rest (the rankings need every two agents paired)"
     )
     assert sorted(match_folders(tmp_path / "t")) == [
         "example-vs-always-call.seed0.n50",
