@@ -1,13 +1,14 @@
-"""The default executor of a tournament: a pool of local processes, one match each.
+"""The default executor of a tournament: a pool of local processes, one match at a time each.
 
-Every match is played in a fresh process forked from this one (which has checked every
-agent, so tables and compiled code are loaded once and shared), at most ``jobs`` at a time.
-A process reports its progress and its result through a pipe of its own. A process that
-dies before its result (killed, out of memory) or whose match raised unexpectedly has its
-match started again in a new process, up to :data:`~acpcbot.cli.matchtask.ATTEMPTS` times
-in all; then the match is given up and reported.
+``jobs`` worker processes are forked from this one (which has checked every agent, so the
+tables and compiled code it loaded are shared) and play one match after another, each
+handed to them through a pipe of their own, over which they report their progress and
+send the match's result. A worker that dies (killed, out of memory) has its match started
+again, in a fresh process put in its place; so does a match that raised unexpectedly (its
+worker ends after reporting it, and a fresh one replaces it). After
+:data:`~acpcbot.cli.matchtask.ATTEMPTS` failures a match is given up and reported.
 
-Ctrl-C reaches the processes too, which ignore it: this one stops them at once (their
+Ctrl-C reaches the workers too, which ignore it: this process stops them at once (their
 matches were not finished and are played again by the next run) and raises
 :class:`KeyboardInterrupt`.
 """
@@ -15,9 +16,10 @@ matches were not finished and are played again by the next run) and raises
 from __future__ import annotations
 
 import collections
+import contextlib
 import signal
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -32,18 +34,21 @@ __all__ = ["LocalPool"]
 log = get_logger("tournament")
 
 _TICK_S = 0.25
-"""Longest wait for news from the processes before the progress line is redrawn."""
+"""Longest wait for news from the workers before the progress line is redrawn."""
+
+_Queue = collections.deque[tuple[MatchTask, int]]
+"""Matches to play, with the attempt each is at."""
 
 
 @dataclass
-class _Running:
-    task: MatchTask
-    attempt: int
+class _Worker:
     process: BaseProcess
     pipe: Connection
-    result: TaskResult | None = None
+    task: tuple[MatchTask, int] | None = None
+    """The match it plays, and the attempt."""
     error: str | None = None
-    open: bool = field(default=True)
+    """What the match it played raised (the worker then ends)."""
+    open: bool = True
 
 
 class LocalPool:
@@ -62,79 +67,96 @@ class LocalPool:
         pass
 
     def run(self, tasks: list[MatchTask], events: TaskEvents, scratch: Path) -> None:
-        """Play ``tasks``; each process's files go under ``scratch`` (on the disk of the
+        """Play ``tasks``; the workers' files go under ``scratch`` (on the disk of the
         tournament's folder)."""
         context = process_context()
-        waiting = collections.deque((task, 1) for task in tasks)
-        running: dict[Connection, _Running] = {}
+        scratch.mkdir(parents=True, exist_ok=True)
+        waiting: _Queue = collections.deque((task, 1) for task in tasks)
+        workers: list[_Worker] = []
+
+        def start() -> None:
+            mine, theirs = context.Pipe(duplex=True)
+            process = context.Process(
+                target=_serve, args=(theirs, scratch), name="acpcbot-match", daemon=True
+            )
+            process.start()
+            theirs.close()  # the worker holds the only other end: EOF when it ends
+            workers.append(_Worker(process, mine))
+
         try:
-            while waiting or running:
-                while waiting and len(running) < self.jobs:
-                    task, attempt = waiting.popleft()
-                    scratch.mkdir(parents=True, exist_ok=True)
-                    receive, send = context.Pipe(duplex=False)
-                    process = context.Process(
-                        target=_child,
-                        args=(task, scratch, send),
-                        name=f"acpcbot-{task.name}",
-                        daemon=True,
-                    )
-                    process.start()
-                    send.close()  # the child holds the only writing end: EOF when it ends
-                    running[receive] = _Running(task, attempt, process, receive)
-                sentinels = {r.process.sentinel: r for r in running.values()}
-                pipes = [r.pipe for r in running.values() if r.open]
+            for _ in range(min(self.jobs, len(tasks))):
+                start()
+            while waiting or any(w.task is not None for w in workers):
+                for w in workers:
+                    if w.task is None and w.open and waiting:
+                        _hand_out(w, waiting)
+                pipes = [w.pipe for w in workers if w.open]
+                sentinels = [w.process.sentinel for w in workers]
                 for ready in wait([*pipes, *sentinels], timeout=_TICK_S):
                     if isinstance(ready, Connection):
-                        _receive(running[ready], events)
-                for r in list(running.values()):
-                    if r.process.exitcode is None:
-                        continue
-                    while r.open and r.pipe.poll():  # what it wrote before it ended
-                        _receive(r, events)
-                    r.process.join()
-                    r.pipe.close()
-                    del running[r.pipe]
-                    self._ended(r, waiting, events)
+                        _receive(next(w for w in workers if w.pipe is ready), events)
+                for w in [w for w in workers if w.process.exitcode is not None]:
+                    while w.open and w.pipe.poll():  # what it sent before it ended
+                        _receive(w, events)
+                    w.process.join()
+                    w.pipe.close()
+                    workers.remove(w)
+                    if w.task is not None:
+                        _failed(w, waiting, events)
+                    if waiting and len(workers) < self.jobs:
+                        start()  # a fresh process in its place
                 events.tick()
+            for w in workers:
+                with contextlib.suppress(OSError):  # one that ended already
+                    w.pipe.send(("stop",))
         finally:
-            for r in running.values():
-                r.process.terminate()
-            for r in running.values():
-                r.process.join()
-                r.pipe.close()
-
-    def _ended(
-        self,
-        r: _Running,
-        waiting: collections.deque[tuple[MatchTask, int]],
-        events: TaskEvents,
-    ) -> None:
-        if r.result is not None:
-            events.finished(r.result)
-            return
-        why = r.error or _death(r.process.exitcode)
-        if r.attempt >= ATTEMPTS:
-            events.gave_up(r.task.name, f"failed {ATTEMPTS} times; the last time: {why}")
-            return
-        events.retried(r.task.name, r.attempt + 1, why)
-        waiting.appendleft((r.task, r.attempt + 1))
+            for w in workers:
+                if w.process.exitcode is None:
+                    w.process.terminate()
+            for w in workers:
+                w.process.join()
+                w.pipe.close()
 
 
-def _receive(r: _Running, events: TaskEvents) -> None:
+def _hand_out(w: _Worker, waiting: _Queue) -> None:
+    task, attempt = waiting.popleft()
     try:
-        message: tuple[Any, ...] = r.pipe.recv()
+        w.pipe.send(("play", task))
+    except OSError:  # it died just now: the match was not begun
+        waiting.appendleft((task, attempt))
+        w.open = False
+        return
+    w.task = (task, attempt)
+
+
+def _receive(w: _Worker, events: TaskEvents) -> None:
+    try:
+        message: tuple[Any, ...] = w.pipe.recv()
     except (EOFError, OSError):
-        r.open = False
+        w.open = False
         return
     kind = message[0]
-    if kind == "progress":
-        events.progress(r.task.name, message[1])
+    if kind == "progress" and w.task is not None:
+        events.progress(w.task[0].name, message[1])
     elif kind == "done":
-        r.result = message[1]
+        result: TaskResult = message[1]
+        w.task = None
+        events.finished(result)
+    elif kind == "error":
+        w.error = message[1]
+        log.debug("match_crashed", traceback=message[2])
+
+
+def _failed(w: _Worker, waiting: _Queue, events: TaskEvents) -> None:
+    """``w`` ended before its match did."""
+    assert w.task is not None
+    task, attempt = w.task
+    why = w.error or _death(w.process.exitcode)
+    if attempt >= ATTEMPTS:
+        events.gave_up(task.name, f"failed {ATTEMPTS} times; the last time: {why}")
     else:
-        r.error = message[1]
-        log.debug("match_crashed", match=r.task.name, traceback=message[2])
+        events.retried(task.name, attempt + 1, why)
+        waiting.appendleft((task, attempt + 1))
 
 
 def _death(exitcode: int | None) -> str:
@@ -147,13 +169,24 @@ def _death(exitcode: int | None) -> str:
     return f"its process ended without a result (exit code {exitcode})"
 
 
-def _child(task: MatchTask, scratch: Path | None, pipe: Connection) -> None:
-    """One match in a process of its own: Ctrl-C is the parent's to handle."""
+def _serve(pipe: Connection, scratch: Path) -> None:
+    """A worker: plays the matches it is handed until told to stop. Ctrl-C is the parent's
+    to handle. A match that raises ends the worker (a fresh one takes its place)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        result = play_task(task, scratch, lambda hands: pipe.send(("progress", hands)))
-        pipe.send(("done", result))
-    except BaseException as exc:
-        pipe.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+        while True:
+            try:
+                message = pipe.recv()
+            except EOFError:
+                return
+            if message[0] != "play":
+                return
+            task: MatchTask = message[1]
+            try:
+                result = play_task(task, scratch, lambda hands: pipe.send(("progress", hands)))
+            except BaseException as exc:
+                pipe.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+                return
+            pipe.send(("done", result))
     finally:
         pipe.close()

@@ -5,17 +5,20 @@
 1. checks everything before it writes a file: the numbers, the game, every agent spec and
    every pairing (:func:`~acpcbot.cli.matchrun.check_match` on each), and that the packages
    ``--scheduler`` and ``--plot`` need are installed;
-2. takes the folder (:class:`~dealer.tournamentfolder.TournamentFolder`: locked, refused
-   when it holds something else) and checks every match already in it
+2. connects to the Dask scheduler (with ``--scheduler``: one that cannot be reached is an
+   error before any file), takes the folder
+   (:class:`~dealer.tournamentfolder.TournamentFolder`: locked, refused when it holds
+   something else) and checks every match already in it
    (:func:`~dealer.tournamentfolder.check_match`): the finished ones are kept;
 3. plays the others (each exactly as ``acpcbot match`` plays it:
    :func:`~acpcbot.cli.matchtask.play_task`) on a local pool of processes or on a Dask
    cluster; each match's files land in its folder as soon as it ends, and are checked like
    the ones found;
 4. writes ``results.json`` (and ``crosstable.png``) and ``tournament.json``'s status:
-   ``finished``, ``failed`` (a match failed, or was given up), or ``interrupted`` (Ctrl-C,
-   then :class:`TournamentInterruptedError` is raised after the results of the matches
-   finished so far are written).
+   ``finished``, ``failed`` (a match failed or was given up, or the executor broke: then
+   an :class:`AcpcError` says so) or ``interrupted`` (Ctrl-C: then
+   :class:`TournamentInterruptedError` is raised), the results being those of the matches
+   finished so far.
 """
 
 from __future__ import annotations
