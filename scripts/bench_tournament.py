@@ -158,9 +158,8 @@ def speed(args: argparse.Namespace) -> None:
     one, two, dask = (median[name] for name in configurations)
     print(f"two processes over one: {one / two:.2f}× the matches/s (goal ≥ 1.8×)")
     print(f"Dask over the local pool (2 each): {100 * (dask / two - 1):+.1f}% time (goal ≤ 10%)")
-    per_round = [a / b for a, b in zip(seconds["local, 1 process"], seconds["local, 2 processes"],
-                                       strict=True)]  # fmt: skip
-    print(f"two over one, round by round: {', '.join(f'{r:.2f}' for r in per_round)}")
+    for name, values in seconds.items():
+        print(f"{name}, round by round: {', '.join(f'{v:.2f}' for v in values)} s")
 
 
 def estimate(args: argparse.Namespace) -> None:

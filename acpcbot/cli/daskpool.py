@@ -3,7 +3,8 @@
 Each match is submitted as one task under its own key (:attr:`MatchTask.key`: the match's
 name and a digest of everything that defines it, so that two different matches are never
 merged) with ``retries`` for errors, and runs :func:`play_task` on a worker, which returns
-the match's files: workers need the project installed, not the tournament's folder. Dask
+the match's files: the scheduler (which unpickles the tasks) and the workers need the
+project installed, not the tournament's folder. Dask
 reschedules a task whose worker died; it gives up after the scheduler's
 ``distributed.scheduler.allowed-failures`` deaths (3 by default) or
 :data:`~acpcbot.cli.matchtask.ATTEMPTS` errors, and the match is reported. Progress comes
