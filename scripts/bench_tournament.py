@@ -61,6 +61,11 @@ def tournament(args: list[str], out: Path) -> tuple[dict[str, Any], float]:
     return json.loads(done.stdout), wall
 
 
+def match_seconds(folder: Path) -> float:
+    """The matches' own times, summed (each match's summary.json)."""
+    return sum(json.loads(p.read_text())["seconds"] for p in folder.glob("*/summary.json"))
+
+
 def logs_digest(folder: Path) -> str:
     digest = hashlib.sha256()
     for log in sorted(folder.glob("*/*.log")):
@@ -124,6 +129,7 @@ def speed(args: argparse.Namespace) -> None:
         tournament([*base, "--hands", "100", "--scheduler", cluster.address], root / "warm")
         seconds: dict[str, list[float]] = {name: [] for name in configurations}
         walls: dict[str, list[float]] = {name: [] for name in configurations}
+        played: dict[str, list[float]] = {name: [] for name in configurations}
         digest = None
         matches = 0
         print(f"load average at the start: {os.getloadavg()[0]:.2f}")
@@ -133,6 +139,7 @@ def speed(args: argparse.Namespace) -> None:
                 data, wall = tournament([*base, *executor], out)
                 seconds[name].append(data["run"]["seconds"])
                 walls[name].append(wall)
+                played[name].append(match_seconds(out))
                 matches = data["run"]["played"]
                 this = logs_digest(out)
                 if digest is not None and this != digest:
@@ -148,15 +155,24 @@ def speed(args: argparse.Namespace) -> None:
         f"{args.hands:,} hands: {matches} matches; median of {args.rounds} rounds, "
         "logs byte-identical in every run"
     )
-    print(f"{'':<20}  {'seconds':>8}  {'matches/s':>9}  {'command s':>9}")
+    print(f"{'':<20}  {'seconds':>8}  {'matches/s':>9}  {'command s':>9}  {'in matches':>10}")
     median = {name: statistics.median(values) for name, values in seconds.items()}
     for name in configurations:
         print(
             f"{name:<20}  {median[name]:>8.2f}  {matches / median[name]:>9.3f}  "
-            f"{statistics.median(walls[name]):>9.2f}"
+            f"{statistics.median(walls[name]):>9.2f}  {statistics.median(played[name]):>10.2f}"
         )
+    print(
+        "(seconds: the tournament's; command s: the whole command's; in matches: the matches' "
+        "own times summed)"
+    )
     one, two, dask = (median[name] for name in configurations)
     print(f"two processes over one: {one / two:.2f}× the matches/s (goal ≥ 1.8×)")
+    alone, together = (statistics.median(played[name]) for name in list(configurations)[:2])
+    print(
+        f"  a match takes {100 * (together / alone - 1):+.1f}% time with two at once; the two "
+        f"processes are busy with matches {100 * together / (2 * two):.0f}% of the time"
+    )
     print(f"Dask over the local pool (2 each): {100 * (dask / two - 1):+.1f}% time (goal ≤ 10%)")
     for name, values in seconds.items():
         print(f"{name}, round by round: {', '.join(f'{v:.2f}' for v in values)} s")
