@@ -1,7 +1,7 @@
 """Running a duplicate match from two agent specs: the one code path every caller uses.
 
-``acpcbot match``, ``scripts/evaluate.py`` and ``scripts/plicas_generic.py`` (and whatever
-plays matches next: a tournament's tasks, an evaluation that records side files) describe a
+``acpcbot match``, ``acpcbot tournament``'s tasks (:mod:`acpcbot.cli.matchtask`, on any
+executor) and ``scripts/plicas_generic.py`` (and whatever plays matches next) describe a
 match as a :class:`MatchRequest` and call :func:`run_match`, which
 
 1. checks everything before it writes a file: the numbers, the game, the agent specs,
