@@ -26,7 +26,6 @@ renamed over it), so a reader never sees half of one.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 from collections.abc import Collection, Mapping
@@ -35,12 +34,20 @@ from types import TracebackType
 from typing import Any
 
 from acpcbot.errors import AcpcError
+from dealer.resultfiles import lock_folder, temporary_name, write_json
 
-__all__ = ["LOCK", "SUMMARY", "MatchFolder", "MatchFolderError", "check_path"]
+__all__ = [
+    "LOCK",
+    "SUMMARY",
+    "MatchFolder",
+    "MatchFolderError",
+    "check_path",
+    "read_summary",
+]
 
 SUMMARY = "summary.json"
 LOCK = ".lock"
-_TEMPORARY = ".summary.json.tmp"
+_TEMPORARY = temporary_name(SUMMARY)
 _MAX_SUMMARY_BYTES = 4 << 20
 """A ``summary.json`` larger than this was not written by a match (ours are a few kB)."""
 
@@ -107,7 +114,7 @@ class MatchFolder:
         except OSError as exc:
             raise MatchFolderError(f"cannot create --out {path}: {exc.strerror}") from None
         try:
-            _lock(fd, path)
+            lock_folder(fd, path, "match", MatchFolderError)
             try:
                 replaced = _claim(path, identity, files, force)
             except MatchFolderError:
@@ -121,12 +128,7 @@ class MatchFolder:
 
     def write_summary(self, summary: Mapping[str, Any]) -> None:
         """Replace ``summary.json`` with ``summary`` in one step."""
-        temporary = self.path / _TEMPORARY
-        with temporary.open("w") as file:
-            file.write(json.dumps(summary, indent=2) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, self.path / SUMMARY)
+        write_json(self.path / SUMMARY, summary)
 
     def close(self) -> None:
         if self._lock_fd is not None:
@@ -145,19 +147,6 @@ class MatchFolder:
         self.close()
 
 
-def _lock(fd: int, path: Path) -> None:
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-        who = f" (process {holder})" if holder.isdigit() else ""
-        raise MatchFolderError(
-            f"another match is running in {path}{who}; wait for it or use another --out"
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-
-
 def _claim(
     path: Path, identity: Mapping[str, object], files: Collection[str], force: bool
 ) -> str | None:
@@ -166,7 +155,7 @@ def _claim(
     entries = {entry.name for entry in path.iterdir()} - {LOCK, _TEMPORARY}
     if not entries:
         return None
-    earlier = _read_summary(path / SUMMARY) if SUMMARY in entries else None
+    earlier = read_summary(path / SUMMARY) if SUMMARY in entries else None
     others = sorted(entries - {SUMMARY} - set(files))
     if earlier is not None and _same_match(earlier, identity) and not others:
         status = earlier.get("status", "finished")
@@ -186,7 +175,7 @@ def _claim(
     return None
 
 
-def _read_summary(path: Path) -> dict[str, Any] | None:
+def read_summary(path: Path) -> dict[str, Any] | None:
     """A match's summary, or ``None`` for a file no match wrote."""
     try:
         if not path.is_file() or path.stat().st_size > _MAX_SUMMARY_BYTES:

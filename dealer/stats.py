@@ -12,6 +12,13 @@ than a single hand, and the confidence interval is computed over those pair samp
 ([0.0, 10.0], 1)
 >>> pair_sorted([0, 1], [10.0, -20.0], [0, 1, 2], [-10.0, 40.0, 5.0])
 ([0.0, 10.0], 1)
+
+Samples pooled from many matches need not be kept: :class:`SampleSums` keeps their count,
+sum and sum of squares, exactly.
+
+>>> pooled = SampleSums.of([10.0, -10.0]) + SampleSums.of([30.0, 10.0])
+>>> pooled.estimate(10) == e, pooled.mean
+(True, Fraction(10, 1))
 """
 
 from __future__ import annotations
@@ -19,6 +26,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "Z95",
+    "Estimate",
+    "SampleSums",
+    "estimate",
+    "pair_samples",
+    "pair_sorted",
+    "to_mbb",
+]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval (samples are hands: thousands)."""
@@ -65,6 +83,53 @@ def estimate(samples: Sequence[float], big_blind: int) -> Estimate:
         to_mbb(sd, big_blind),
         to_mbb(Z95 * sd / math.sqrt(n), big_blind),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SampleSums:
+    """Samples (chips) as their count, sum and sum of squares, which is all a mean and its
+    confidence interval need: the samples of many matches pool by adding their sums.
+
+    The sums are exact (:class:`~fractions.Fraction`) for samples in whole or half chips,
+    which pair samples of whole-chip games always are (the float sums of such values are
+    exact up to 2**50 chips), so two agents with the same winnings compare equal.
+    """
+
+    count: int = 0
+    total: Fraction = Fraction(0)
+    squares: Fraction = Fraction(0)
+
+    @classmethod
+    def of(cls, samples: Sequence[float]) -> SampleSums:
+        return cls(
+            len(samples),
+            Fraction(math.fsum(samples)),
+            Fraction(math.fsum(s * s for s in samples)),
+        )
+
+    def __add__(self, other: SampleSums) -> SampleSums:
+        return SampleSums(
+            self.count + other.count, self.total + other.total, self.squares + other.squares
+        )
+
+    @property
+    def mean(self) -> Fraction:
+        """Chips per sample (0 without samples)."""
+        return self.total / self.count if self.count else Fraction(0)
+
+    def estimate(self, big_blind: int) -> Estimate:
+        """What :func:`estimate` gives for the samples, in mbb."""
+        n = self.count
+        if n < 2:
+            return Estimate(n, to_mbb(float(self.mean), big_blind), 0.0, math.inf)
+        variance = (self.squares - self.total * self.total / n) / (n - 1)
+        sd = math.sqrt(float(variance))
+        return Estimate(
+            n,
+            to_mbb(float(self.mean), big_blind),
+            to_mbb(sd, big_blind),
+            to_mbb(Z95 * sd / math.sqrt(n), big_blind),
+        )
 
 
 def pair_samples(

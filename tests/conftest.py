@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 
@@ -36,3 +38,13 @@ def limit_game() -> Game:
 @pytest.fixture(scope="session")
 def nolimit_game() -> Game:
     return bundled_game(NOLIMIT_HOLDEM)
+
+
+@pytest.fixture(autouse=True)
+def _logging_left_as_found() -> Iterator[None]:
+    """A test that runs a command in-process (``main([...])`` configures logging for its
+    process, ``acpcbot match`` at level warning) leaves the logging as it found it, so that
+    a later test can capture info events."""
+    saved = structlog.get_config()
+    yield
+    structlog.configure(**saved)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-COMMANDS = ("agents", "equity", "match", "play", "results")
+COMMANDS = ("agents", "equity", "match", "play", "results", "tournament")
 """The subcommands, each a module of this package of the same name."""
 
 
@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acpcbot",
         description="Heads-up limit hold'em for the ACPC protocol: play against any ACPC "
-        "dealer, run duplicate matches with our dealer, compute equities.",
+        "dealer, run duplicate matches and tournaments with our dealer, compute equities.",
     )
     parser.add_argument(
         "--log-json", action="store_true", help="log JSON lines instead of readable text"

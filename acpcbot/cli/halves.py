@@ -31,7 +31,7 @@ from agents.registry import create_agent
 from dealer.duplicate import DuplicatePlan, HalfOutcome, StopHalf, play_half
 from dealer.progress import Progress
 
-__all__ = ["AfterHalf", "HalfJob", "Halves"]
+__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
@@ -44,7 +44,7 @@ _REPORT_INTERVAL_S = 0.2
 """Least time between two progress reports of a half running in a process."""
 
 
-def _process_context() -> ForkContext | SpawnContext:
+def process_context() -> ForkContext | SpawnContext:
     """Forking shares what this process loaded (tables, compiled code) with the halves."""
     if "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
@@ -107,12 +107,14 @@ class Halves:
         *,
         progress: Progress,
         after_half: AfterHalf | None = None,
+        on_progress: Callable[[int, float], None] | None = None,
     ) -> None:
-        self.context = _process_context()
+        self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
         self.job = HalfJob(specs, plan, game, out, stop_flag, after_half)
         self.plan = plan
         self.progress = progress
+        self.on_progress = on_progress
         self.outcomes: dict[int, HalfOutcome] = {}
         """What each half that ended came to, by half."""
         self.collected: dict[int, Any] = {}
@@ -127,7 +129,10 @@ class Halves:
     def report(self, half: int, hands: int, chips: float) -> None:
         self._hands[half] = hands
         self._chips[half] = chips
-        self.progress.update(sum(self._hands), sum(self._chips))
+        hands, chips = sum(self._hands), sum(self._chips)
+        self.progress.update(hands, chips)
+        if self.on_progress is not None:
+            self.on_progress(hands, chips)
 
     def play_here(self) -> None:
         """One half after the other, in this process."""

@@ -1,7 +1,7 @@
 """Running a duplicate match from two agent specs: the one code path every caller uses.
 
-``acpcbot match``, ``scripts/evaluate.py`` and ``scripts/plicas_generic.py`` (and whatever
-plays matches next: a tournament's tasks, an evaluation that records side files) describe a
+``acpcbot match``, ``acpcbot tournament``'s tasks (:mod:`acpcbot.cli.matchtask`, on any
+executor) and ``scripts/plicas_generic.py`` (and whatever plays matches next) describe a
 match as a :class:`MatchRequest` and call :func:`run_match`, which
 
 1. checks everything before it writes a file: the numbers, the game, the agent specs,
@@ -164,8 +164,15 @@ class MatchInterruptedError(KeyboardInterrupt):
         self.match = match
 
 
-def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> MatchRun:
-    """Check, play and record ``request``'s match (see the module's description)."""
+def run_match(
+    request: MatchRequest,
+    *,
+    after_half: AfterHalf | None = None,
+    on_progress: Callable[[int, float], None] | None = None,
+) -> MatchRun:
+    """Check, play and record ``request``'s match (see the module's description).
+    ``on_progress`` is told now and then the hands played so far (over both halves) and
+    agent A's chips over them, as the progress line is (a tournament sums its matches)."""
     game = check_match(request)
     plan = request.plan()
     out = request.out_dir
@@ -180,7 +187,15 @@ def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> 
             f"{plan.names[0]} vs {plan.names[1]}",
             enabled=None if request.progress else False,
         )
-        halves = Halves(request.specs, plan, game, out, progress=progress, after_half=after_half)
+        halves = Halves(
+            request.specs,
+            plan,
+            game,
+            out,
+            progress=progress,
+            after_half=after_half,
+            on_progress=on_progress,
+        )
         started = time.perf_counter()
         crash: str | None = None
         try:

@@ -9,6 +9,9 @@ such a pair are an error naming the differences, or with --side-by-side each log
 on its own. Each log's totals are checked against its SCORE line: a disagreement, and a last
 line cut while it was being written, are warnings (the complete hands are counted); with
 --strict every log must end in a SCORE line that agrees.
+
+With --tournament DIR instead of logs: the crosstable and the rankings of the tournament in
+DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "mbb/g with a 95% CI from one .log, or a duplicate pair of .log files"
+HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
 MAX_BIG_BLIND = 2**31 - 1
 """The reference's chip counts are 32-bit ints."""
@@ -35,7 +38,7 @@ def _big_blind(text: str) -> int:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, help="a match log (.log)")
+    parser.add_argument("log", type=Path, nargs="?", help="a match log (.log)")
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(
         "--player", help="whose results (default: seat 1 of the first log)", metavar="NAME"
@@ -57,6 +60,17 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--tournament",
+        type=Path,
+        metavar="DIR",
+        help="instead of logs: the crosstable and rankings of the tournament in DIR",
+    )
+    parser.add_argument(
+        "--plot",
+        action="store_true",
+        help="with --tournament: also draw DIR/crosstable.png (the plot extra)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from dealer.logresults import report_json, report_lines, report_logs
     from dealer.results import ResultsError
 
+    if args.tournament is not None or args.log is None:
+        from acpcbot.cli.tournament import show_folder
+
+        return show_folder(args)
     report = report_logs(
         [args.log] + ([args.log2] if args.log2 else []),
         big_blind=args.big_blind,
