@@ -31,7 +31,11 @@ from acpcbot.protocol.matchstate import (
 )
 from acpcbot.rules import HandState, replay
 
-_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$", re.ASCII)
+_HEADER_RE = re.compile(
+    r"^# name/game/hands/seed +([^ ]+) +(.+?) +(\d{1,10}) +(\d{1,10}) *$", re.ASCII
+)
+"""The header's first line; the game file's name may hold spaces, the match name not."""
 
 
 _WHOLE_NUMBERS = {float(n): str(n) for n in range(-1000, 1001)}
@@ -154,7 +158,7 @@ def parse_state_line(text: str, game: Game | None = None) -> StateRecord:
     if len(fields) != 6:
         raise MatchStateError(f"STATE needs 6 fields: {text[:120]!r}")
     _, hand_text, betting_text, cards, values_text, names_text = fields
-    if not hand_text.isdigit():
+    if not _is_count(hand_text):
         raise MatchStateError(f"bad hand number in {text[:120]!r}")
     betting = parse_betting(betting_text)
     names = tuple(names_text.split("|"))
@@ -182,7 +186,7 @@ def parse_state_outcome(text: str) -> tuple[int, tuple[float, ...], tuple[str, .
     (3, (40.0, -40.0), ('Bob', 'Alice'))
     """
     fields = text.split(":")
-    if len(fields) != 6 or fields[0] != "STATE" or not fields[1].isdigit():
+    if len(fields) != 6 or fields[0] != "STATE" or not _is_count(fields[1]):
         raise MatchStateError(f"not a STATE line: {text[:120]!r}")
     values = tuple(_parse_number(v, text) for v in fields[4].split("|"))
     names = tuple(fields[5].split("|"))
@@ -223,29 +227,30 @@ def parse_header(lines: Sequence[str]) -> LogHeader:
     """Parse the four ``#`` header lines of a log."""
     if len(lines) < 4:
         raise MatchStateError("a log header has four lines")
-    first = lines[0].split()
-    if len(first) != 6 or first[:2] != ["#", "name/game/hands/seed"]:
-        raise MatchStateError(f"bad log header line: {lines[0]!r}")
+    first = _HEADER_RE.match(lines[0])
+    if first is None:
+        raise MatchStateError(f"bad log header line: {lines[0][:120]!r}")
 
     def option(line: str, name: str) -> int:
-        prefix = f"#--{name} "
-        if not line.startswith(prefix) or not line[len(prefix) :].strip().isdigit():
-            raise MatchStateError(f"bad log header line: {line!r}")
-        return int(line[len(prefix) :])
+        value = line.removeprefix(f"#--{name} ").strip()
+        if value == line or not _is_count(value):
+            raise MatchStateError(f"bad log header line: {line[:120]!r}")
+        return int(value)
 
-    try:
-        hands, seed = int(first[4]), int(first[5])
-    except ValueError:
-        raise MatchStateError(f"bad log header line: {lines[0]!r}") from None
     return LogHeader(
-        match_name=first[2],
-        game_path=first[3],
-        hands=hands,
-        seed=seed,
+        match_name=first.group(1),
+        game_path=first.group(2),
+        hands=int(first.group(3)),
+        seed=int(first.group(4)),
         t_response=option(lines[1], "t_response"),
         t_hand=option(lines[2], "t_hand"),
         t_per_hand=option(lines[3], "t_per_hand"),
     )
+
+
+def _is_count(text: str) -> bool:
+    """ASCII digits, not too many (``str.isdigit`` also takes ``²`` and other digits)."""
+    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()
 
 
 def record_of(
