@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # acpcbot's two commands, each of which sets itself up first:
-#   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (no broker, no docker)
+#   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
 #   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, all tests
 # The virtual environment lives in .venv (override with ACPCBOT_VENV).
 set -euo pipefail
@@ -54,7 +54,8 @@ case "$cmd" in
         ensure_python
         install_project fast
         if [ $# -eq 0 ]; then
-            set -- example always-call --hands 10000 --seed 42
+            # What the project is for, sized to take about a minute on two cores.
+            set -- plicas dpp --hands 30000 --seed 42
         fi
         exec "$venv/bin/acpcbot" match "$@"
         ;;

@@ -89,3 +89,30 @@ def cards_text(cards: Iterable[Card]) -> str:
         return "".join([_TEXT_OF[c] for c in cards])
     except KeyError as exc:
         raise CardError(f"card code out of range: {exc.args[0]}") from None
+
+
+def shown_cards(cards: Iterable[int]) -> str:
+    """Card codes as people read them, for messages: each as its text, separated by spaces;
+    a code that is no card is shown as the number it is.
+
+    >>> shown_cards([51, 51, 45])
+    'As As Kd'
+    >>> shown_cards([3, 60])
+    '2s 60 (not a card code: 0..51)'
+    """
+    return " ".join(_TEXT_OF.get(c, f"{c} (not a card code: 0..51)") for c in cards)
+
+
+def repeated_cards(cards: Iterable[int]) -> list[int]:
+    """The cards that occur more than once, in order of their second occurrence.
+
+    >>> shown_cards(repeated_cards(parse_cards("AsKdAs2c2c")))
+    'As 2c'
+    """
+    seen: set[int] = set()
+    repeated: list[int] = []
+    for card in cards:
+        if card in seen and card not in repeated:
+            repeated.append(card)
+        seen.add(card)
+    return repeated

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from acpcbot.errors import GameDefinitionError
+from acpcbot.smallfile import FileRefusedError, read_small_file
 
 MAX_ROUNDS = 4
 MAX_PLAYERS = 10
@@ -28,7 +29,8 @@ MAX_HOLE_CARDS = 3
 MAX_BOARD_CARDS = 7
 MAX_SUITS = 4
 MAX_RANKS = 13
-UNLIMITED_STACK = 2**31 - 1
+INT32_MAX = 2**31 - 1
+UNLIMITED_STACK = INT32_MAX
 """The reference's ``INT32_MAX``: a stack that never runs out (limit games)."""
 UNLIMITED_RAISES = 255
 """The reference's ``UINT8_MAX``: no cap on raises in a round."""
@@ -113,7 +115,10 @@ _LIST_KEYS = {
 _SCALAR_KEYS = ("numplayers", "numrounds", "numsuits", "numranks", "numholecards")
 _FLAG_KEYS = ("limit", "nolimit", "gamedef")
 _KEY_RE = re.compile(r"\s*([A-Za-z]+(?:\s+gamedef)?)\s*(.*)$", re.IGNORECASE)
-_VALUES_RE = re.compile(r"^(?:\s|=)*((?:[+-]?\d+(?:\s|=)*)*)$")
+_SEPARATOR_RE = re.compile(r"[\s=]+")
+_INTEGER_RE = re.compile(r"[+-]?[0-9]+")
+"""One value; values are separated by blanks or ``=`` (one pattern per value, not one for
+the line: a nested repeat would take exponential time on a long run of digits)."""
 
 
 def parse_game(text: str, source: str = "<string>") -> Game:
@@ -136,7 +141,7 @@ def parse_game(text: str, source: str = "<string>") -> Game:
             continue
 
         def fail(why: str, number: int = number, line: str = line) -> GameDefinitionError:
-            return GameDefinitionError(f"{source}:{number}: {why}: {line.strip()!r}")
+            return GameDefinitionError(f"{source}:{number}: {why}: {line.strip()[:120]!r}")
 
         match = _KEY_RE.match(line)
         if match is None:
@@ -156,10 +161,13 @@ def parse_game(text: str, source: str = "<string>") -> Game:
             continue
         if key not in _LIST_KEYS and key not in _SCALAR_KEYS:
             raise fail("unknown key")
-        numbers = _VALUES_RE.match(rest)
-        if numbers is None:
+        texts = [v for v in _SEPARATOR_RE.split(rest) if v]
+        if not all(_INTEGER_RE.fullmatch(v) for v in texts):
             raise fail(f"malformed value for {key!r}")
-        items = tuple(int(v) for v in re.split(r"[\s=]+", numbers.group(1)) if v)
+        # The reference reads these into 32-bit ints; a longer number is not a game.
+        if any(len(v.lstrip("+-")) > 10 or abs(int(v)) > INT32_MAX for v in texts):
+            raise fail(f"a value of {key!r} beyond {INT32_MAX}")
+        items = tuple(int(v) for v in texts)
         if not items:
             raise fail(f"no value for {key!r}")
         limit = _LIST_KEYS.get(key, 1)
@@ -252,16 +260,21 @@ def _build_game(values: dict[str, tuple[int, ...]], betting: BettingType, source
     )
 
 
+MAX_GAME_FILE_BYTES = 1 << 16
+"""Game files are a few hundred bytes; anything beyond this is refused unread."""
+
+
 def load_game(path: str | Path) -> Game:
     """Read a ``.game`` file, or a bundled game given by its file name."""
     p = Path(path)
     if not p.exists() and p.name == str(path) and p.name in BUNDLED_GAMES:
         return bundled_game(p.name)
     try:
-        text = p.read_text(encoding="latin-1")
-    except OSError as exc:
-        raise GameDefinitionError(f"cannot read game file {path}: {exc.strerror}") from None
-    return parse_game(text, source=str(path))
+        # A device or a FIFO would never end, a huge file would fill the memory.
+        data = read_small_file(p, limit=MAX_GAME_FILE_BYTES)
+    except FileRefusedError as exc:
+        raise GameDefinitionError(f"{path}: {exc.why}") from None
+    return parse_game(data.decode("latin-1"), source=str(path))
 
 
 def bundled_game(name: str = LIMIT_HOLDEM) -> Game:

@@ -22,9 +22,15 @@ class Agent(abc.ABC):
     """Base class of every agent; implements :class:`acpcbot.player.Player`."""
 
     name: ClassVar[str]
-    """Name used on the command line (``--agent NAME``)."""
+    """Name used on the command line (``--agent NAME``) and in messages; a subclass that
+    sets none (a user's agent, named ``module:Class``) is named after its class."""
     decides_instantly: ClassVar[bool] = False
     """True when :meth:`act` is O(1); the client then skips the worker thread."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "name"):
+            cls.name = cls.__name__
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from acpcbot.actions import Action
-from acpcbot.errors import AcpcError
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -99,11 +99,17 @@ class KendallPlayer(Agent):
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         game = info.game
-        if not game.is_limit or game.num_players != 2:
-            raise AcpcError(f"{self.name} plays heads-up limit games only")
-        from agents.plicas.tables import PlicasTables
+        holdem = game.num_hole_cards == 2 and game.num_rounds == 4
+        if not game.is_limit or game.num_players != 2 or not holdem:
+            # its preflop table and strength readings are hold'em's
+            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
+        from agents.common.tables import class_top_share
 
-        self.top_share = PlicasTables.load().class_top_share
+        self.top_share = class_top_share()
+        # Compile the equity kernels the styles' decisions reach, before the match.
+        from agents.common.rehearsal import rehearse_once
+
+        rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         from acpcbot.handeval.combos import class_of

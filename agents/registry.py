@@ -1,8 +1,21 @@
-"""Every agent by name, imported lazily so that listing them is instant.
+"""Every agent by name, and the *agent specs* that name agents on the command line.
 
-An *agent spec* names an agent and, for agents that take them, options:
-``NAME[:KEY=VALUE[,KEY=VALUE...]]``, e.g. ``plicas:dprc=off,bluff=off``. Every command that
-takes an agent name takes a spec, because :func:`create_agent` parses it.
+An agent spec names an agent and, for agents that take them, options::
+
+    spec     = target [":" options]
+    target   = NAME | MODULE ":" CLASS
+    options  = KEY "=" VALUE {"," KEY "=" VALUE}
+
+``NAME`` is a built-in agent (:data:`AGENTS`) or a plug-in an installed distribution
+declares (:mod:`agents.plugins`); ``MODULE:CLASS`` is any :class:`~agents.base.Agent`
+subclass, e.g. ``mybot:MyBot`` or ``mypackage.bots:Careful``. A spec whose text before its
+first ``:`` is not an agent's name and is followed by ``:`` and a Python identifier names a
+class; otherwise what follows the first ``:`` are options (which always hold ``=``):
+``plicas:dprc=off,bluff=off``, ``mybot:MyBot:aggression=2``. Names, modules, classes and
+option keys are ASCII; a value is ASCII letters, digits and ``. _ + - /``. Every command
+that takes an agent takes a spec, because :func:`create_agent` parses it, and every way a
+spec can be wrong is an :class:`~agents.errors.AgentSpecError` raised right there, before
+any match starts.
 
 >>> sorted(AGENTS)[:3]
 ['always-call', 'always-raise', 'dpp']
@@ -10,31 +23,46 @@ takes an agent name takes a spec, because :func:`create_agent` parses it.
 3
 >>> parse_agent_spec("plicas:dprc=off, bluff=off")
 ('plicas', {'dprc': 'off', 'bluff': 'off'})
+>>> parse_agent_spec("agents.simple:AlwaysCall")
+('agents.simple:AlwaysCall', {})
+>>> create_agent("plicas:samples=0")
+Traceback (most recent call last):
+agents.errors.AgentOptionError: PLICAS option samples=0: samples is an integer from 1 to 1000000
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 
-from acpcbot.errors import AcpcError
 from agents.base import Agent
+from agents.errors import AgentOptionError, AgentPluginError, AgentSpecError, UnknownAgentError
+from agents.plugins import construct, load_class, plugins
 
+__all__ = [
+    "AGENTS",
+    "AgentEntry",
+    "AgentOptionError",
+    "AgentPluginError",
+    "AgentSpecError",
+    "UnknownAgentError",
+    "create_agent",
+    "parse_agent_spec",
+    "player_name",
+]
 
-class UnknownAgentError(AcpcError, KeyError):
-    """No agent has that name."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-class AgentOptionError(AcpcError, ValueError):
-    """An agent spec with malformed options, or options the agent does not take."""
+AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*", re.ASCII)
+"""What an agent's name may be (built-in or plug-in): no ``.``, ``:`` or ``,``."""
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", re.ASCII)
+_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*", re.ASCII)
+_VALUE = re.compile(r"[A-Za-z0-9._+/-]+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
-class AgentSpec:
-    """Where an agent lives and what it does."""
+class AgentEntry:
+    """A built-in agent: where it lives and what it does."""
 
     name: str
     target: str
@@ -53,66 +81,69 @@ class AgentSpec:
 
 _PLICAS_OPTIONS = (
     "dprc, dpac, case-base, bluff, fold-equity, model, river-search = on|off; "
-    "dprc-hands, case-threshold, samples = N; static-range, case-weight = X"
+    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000 = N; "
+    "static-range 0.01..1, case-weight 0..100 = X"
 )
+"""PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
+out so that listing the agents imports no agent)."""
 
-AGENTS: dict[str, AgentSpec] = {
+AGENTS: dict[str, AgentEntry] = {
     spec.name: spec
     for spec in (
-        AgentSpec("always-call", "agents.simple:AlwaysCall", "checks or calls every time"),
-        AgentSpec(
+        AgentEntry("always-call", "agents.simple:AlwaysCall", "checks or calls every time"),
+        AgentEntry(
             "always-raise",
             "agents.simple:AlwaysRaise",
             "bets or raises whenever the cap allows, otherwise calls",
         ),
-        AgentSpec(
+        AgentEntry(
             "example",
             "agents.simple:ExamplePlayer",
             "the ACPC example player: fold 6% / call 47% / raise 47% over legal actions",
         ),
-        AgentSpec(
+        AgentEntry(
             "dpp",
             "agents.dpp.agent:Dpp",
             "dpp-like static ε-equilibrium: CFR+ on 169-256-256-128 E[HS²] buckets",
         ),
-        AgentSpec(
+        AgentEntry(
             "dpp-coarse",
             "agents.dpp.agent:DppCoarse",
             "dpp-like, weaker: the same CFR+ method on 169-4-4-4 buckets",
         ),
-        AgentSpec(
+        AgentEntry(
             "hash",
             "agents.scripted:HashPlayer",
             "the deterministic scripted policy the reference-dealer corpus was recorded with",
         ),
-        AgentSpec(
+        AgentEntry(
             "plicas",
             "agents.plicas.agent:Plicas",
             "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model)",
             _PLICAS_OPTIONS,
         ),
-        AgentSpec(
+        AgentEntry(
             "plicas-static",
             "agents.plicas.agent:PlicasStatic",
             "PLICAS without adaptation: fixed rules against a frozen, sound opponent",
             _PLICAS_OPTIONS,
         ),
-        AgentSpec(
+        AgentEntry(
             "loose-passive",
             "agents.kendall:LoosePassive",
             "Kendall's loose-passive style: plays most hands, rarely raises",
         ),
-        AgentSpec(
+        AgentEntry(
             "loose-aggressive",
             "agents.kendall:LooseAggressive",
             "Kendall's loose-aggressive style: plays most hands, raises often",
         ),
-        AgentSpec(
+        AgentEntry(
             "tight-passive",
             "agents.kendall:TightPassive",
             "Kendall's tight-passive style: plays few hands, rarely raises",
         ),
-        AgentSpec(
+        AgentEntry(
             "tight-aggressive",
             "agents.kendall:TightAggressive",
             "Kendall's tight-aggressive style: plays few hands, raises often",
@@ -122,17 +153,66 @@ AGENTS: dict[str, AgentSpec] = {
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``NAME[:KEY=VALUE,...]`` into the name and its options."""
-    name, _, text = spec.partition(":")
+    """Split a spec into its target (an agent's name, or ``module:Class``) and its options.
+
+    Raises :class:`AgentSpecError` for a spec that breaks the grammar; whether the name
+    exists and the agent takes the options is :func:`create_agent`'s to check.
+    """
+    text = spec.strip()
+    if not text:
+        raise AgentSpecError("the agent spec is empty; `acpcbot agents` lists the agents")
+    head, colon, rest = (part.strip() for part in text.partition(":"))
+    second, _, after = (part.strip() for part in rest.partition(":"))
+    if colon and _names_class(head, second):
+        target, options = f"{head}:{second}", after
+    else:
+        target, options = head, rest
+        if not AGENT_NAME.fullmatch(head):
+            raise AgentSpecError(
+                f"agent spec {spec!r}: {head!r} is neither an agent's name nor module:Class"
+            )
+    if ":" in options:
+        raise AgentSpecError(
+            f"agent spec {spec!r}: one ':' comes before the options (KEY=VALUE,KEY=VALUE)"
+        )
+    return target, _parse_options(spec, options)
+
+
+def _names_class(head: str, second: str) -> bool:
+    """Whether ``head:second`` is ``module:Class`` rather than a name and its options."""
+    if not (_MODULE.fullmatch(head) and _CLASS.fullmatch(second)):
+        return False
+    return "." in head or not _is_agent_name(head)
+
+
+def _is_agent_name(name: str) -> bool:
+    return name in AGENTS or name in plugins()
+
+
+def _parse_options(spec: str, text: str) -> dict[str, str]:
     options: dict[str, str] = {}
     for item in text.split(","):
         if not item.strip():
             continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not key:
             raise AgentOptionError(f"agent option {item.strip()!r} in {spec!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return name.strip(), options
+        if not _KEY.fullmatch(key):
+            raise AgentOptionError(
+                f"agent option {key!r} in {spec!r}: an option's name is ASCII letters, "
+                "digits, '-' and '_'"
+            )
+        if not value:
+            raise AgentOptionError(f"agent option {key} in {spec!r} has no value")
+        if not _VALUE.fullmatch(value):
+            raise AgentOptionError(
+                f"agent option {key}={value!r} in {spec!r}: a value is ASCII letters, digits "
+                "and . _ + - /"
+            )
+        if key in options:
+            raise AgentOptionError(f"agent option {key} is given twice in {spec!r}")
+        options[key] = value
+    return options
 
 
 def player_name(spec: str) -> str:
@@ -140,24 +220,37 @@ def player_name(spec: str) -> str:
 
     >>> player_name("plicas: dprc=off, bluff=off")
     'plicas+dprc=off+bluff=off'
+    >>> player_name("mybot:MyBot:level=2")
+    'mybot.MyBot+level=2'
     """
-    name, options = parse_agent_spec(spec)
-    return name + "".join(f"+{key}={value}" for key, value in options.items())
+    target, options = parse_agent_spec(spec)
+    return target.replace(":", ".") + "".join(f"+{key}={value}" for key, value in options.items())
 
 
 def create_agent(spec: str, seed: int = 0) -> Agent:
-    """A fresh agent from its spec: a registered name, optionally with options."""
-    name, options = parse_agent_spec(spec)
-    try:
-        entry = AGENTS[name]
-    except KeyError:
-        known = ", ".join(sorted(AGENTS))
-        raise UnknownAgentError(f"unknown agent {name!r}; known agents: {known}") from None
+    """A fresh agent from its spec (see the module's docstring); raises
+    :class:`AgentSpecError` when the spec gives no agent."""
+    target, options = parse_agent_spec(spec)
+    if ":" in target:
+        what = f"agent {target}"
+        return construct(load_class(target, what), seed, options, what)
+    entry = AGENTS.get(target)
+    if entry is None:
+        plugin = plugins().get(target)
+        if plugin is None:
+            raise UnknownAgentError(_unknown(target))
+        what = plugin.describe()
+        return construct(load_class(plugin.target, what), seed, options, what)
     agent_class = entry.load()
     if not options:
         return agent_class(seed)
     from_options = getattr(agent_class, "from_options", None)
     if from_options is None:
-        raise AgentOptionError(f"agent {name!r} takes no options (got {spec!r})")
+        raise AgentOptionError(f"agent {target!r} takes no options (got {spec!r})")
     agent: Agent = from_options(seed, options)
     return agent
+
+
+def _unknown(name: str) -> str:
+    known = ", ".join(sorted({*AGENTS, *plugins()}))
+    return f"unknown agent {name!r}; known agents: {known} (or a class of yours: module:Class)"

@@ -14,8 +14,6 @@ seed, a time limit on the ``VERSION`` line (``--t_response``), ``--strict``, and
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -165,27 +163,12 @@ def _ports(text: str | None) -> list[int]:
     return [port for port in ports if port is not None]
 
 
-MAX_GAME_FILE_BYTES = 1 << 20
-"""A ``.game`` file is a few hundred bytes; a bigger file (or a device, a FIFO) is refused
-rather than read."""
-
-
 def _load_game(path: str) -> Game:
-    """The game file (or bundled game) ``path``; errors name it as it was given."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        info = None  # load_game says why (or finds a bundled game of that name)
-    if info is not None and not stat.S_ISDIR(info.st_mode):
-        if not stat.S_ISREG(info.st_mode):
-            raise GameDefinitionError(f"{path}: not a regular file")
-        if info.st_size > MAX_GAME_FILE_BYTES:
-            raise GameDefinitionError(f"{path}: {info.st_size} bytes is too big for a game file")
+    """The game file (or bundled game) ``path``; errors name it as the log would."""
     try:
         return load_game(path)
     except GameDefinitionError as exc:
-        message = str(exc).removeprefix("cannot read game file ")
-        raise GameDefinitionError(message.replace(path, logged_text(path))) from None
+        raise GameDefinitionError(str(exc).replace(path, logged_text(path))) from None
 
 
 def _open(path: Path, append: bool) -> BinaryIO:

@@ -6,10 +6,12 @@ Each agent therefore plays the cards its opponent had, and luck largely cancels 
 each hand number's two results are averaged: the confidence interval is computed over
 those pairs.
 
-Both halves run on one engine (:mod:`dealer.referee`) over either transport: ``inprocess``
-calls the agents directly; ``tcp`` runs our TCP server on 127.0.0.1 and both agents through
-the acpcbot client, exactly as against any ACPC dealer. For deterministic agents both write
-byte-identical logs.
+The two halves are independent: :func:`play_half` plays one, in whatever process it is
+called, and returns a :class:`HalfOutcome` (plain data, so it can cross a process boundary);
+:func:`duplicate_run` puts the halves together. Both halves run on one engine
+(:mod:`dealer.referee`) over either transport: ``inprocess`` calls the agents directly;
+``tcp`` runs our TCP server on 127.0.0.1 and both agents through the acpcbot client, exactly
+as against any ACPC dealer. For deterministic agents both write byte-identical logs.
 """
 
 from __future__ import annotations
@@ -18,28 +20,50 @@ import asyncio
 import enum
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from acpcbot import eventloop
 from acpcbot.errors import AcpcError
-from acpcbot.game import LIMIT_HOLDEM, Game, load_game
+from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
 from dealer.config import MatchConfig
 from dealer.faults import MatchAbortedError
-from dealer.inprocess import play_in_process
+from dealer.inprocess import SeatTally, play_in_process
 from dealer.listeners import Listeners
 from dealer.matchlog import MatchLog
-from dealer.progress import Progress
 from dealer.referee import Referee
 from dealer.results import HalfResult, PairResult, half_result, pair_result
 from dealer.server import referee_over_tcp
 from dealer.stats import pair_samples
 from dealer.transcript import Transcript
 
+__all__ = [
+    "Decisions",
+    "DuplicatePlan",
+    "DuplicateRun",
+    "HalfOutcome",
+    "HalfRun",
+    "HandReport",
+    "MatchStatus",
+    "PlayerFactory",
+    "StopHalf",
+    "Transport",
+    "derived_seed",
+    "duplicate_run",
+    "play_half",
+]
+
 PlayerFactory = Callable[[int, int], Player]
 """Makes a fresh player: ``(which, seed)`` with ``which`` 0 for agent A and 1 for B."""
+
+_REFEREE_GRACE_S = 1.0
+"""How long the referee gets to end a match by itself after a client failed."""
+
+HandReport = Callable[[int, float], None]
+"""Told after every hand of a half: hands played so far, agent A's chips so far."""
 
 
 class Transport(enum.Enum):
@@ -47,6 +71,17 @@ class Transport(enum.Enum):
 
     TCP = "tcp"
     INPROCESS = "inprocess"
+
+
+class MatchStatus(enum.Enum):
+    """How far a match got (``status`` in ``summary.json``)."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    INTERRUPTED = "interrupted"
+    """Stopped early on purpose (Ctrl-C): the hands played so far are kept."""
+    FAILED = "failed"
+    """Ended by an error (a failing agent, a broken connection)."""
 
 
 def derived_seed(seed: int, which: int) -> int:
@@ -64,15 +99,20 @@ def derived_seed(seed: int, which: int) -> int:
 
 @dataclass(frozen=True)
 class DuplicatePlan:
-    """Everything that defines a duplicate match."""
+    """Everything that defines a duplicate match (and so its results).
+
+    >>> plan = DuplicatePlan(("plicas", "dpp"), 100, 3, (derived_seed(3, 0), 7))
+    >>> plan.match_name, plan.half_name(1)
+    ('plicas-vs-dpp.seed3.n100.seed-b7', 'dpp-plicas.seed3.n100.seed-b7')
+    """
 
     agents: tuple[str, str]
+    """The agents' names in the logs (their specs, written as a log can hold them)."""
     hands: int
     """Hands per half."""
     seed: int
     agent_seeds: tuple[int, int]
-    out_dir: Path
-    transport: Transport = Transport.TCP
+    transport: Transport = Transport.INPROCESS
     duplicate: bool = True
     game_path: str = LIMIT_HOLDEM
 
@@ -83,118 +123,200 @@ class DuplicatePlan:
         return (f"{a}-A", f"{b}-B") if a == b else (a, b)
 
     @property
+    def halves(self) -> int:
+        """How many halves are played (1 without ``duplicate``)."""
+        return 2 if self.duplicate else 1
+
+    @property
+    def seed_tag(self) -> str:
+        """The agent seeds that are not the ones derived from :attr:`seed`, as a name
+        suffix (empty for the defaults), so that matches that differ only in them do not
+        share file names."""
+        return "".join(
+            f".seed-{which}{own}"
+            for index, (which, own) in enumerate(zip("ab", self.agent_seeds, strict=True))
+            if own != derived_seed(self.seed, index)
+        )
+
+    @property
     def match_name(self) -> str:
+        """The match's name: the default output folder."""
         a, b = self.agents
-        return f"{a}-vs-{b}.seed{self.seed}.n{self.hands}"
+        return f"{a}-vs-{b}.seed{self.seed}.n{self.hands}{self.seed_tag}"
 
     def seats(self, half: int) -> tuple[int, int]:
         """Which agent (0 = A, 1 = B) sits in seats 1 and 2 in ``half`` (0 or 1)."""
         return (0, 1) if half == 0 else (1, 0)
 
     def half_name(self, half: int) -> str:
+        """The name of half ``half``'s match, in its log's header and file name."""
         first, second = (self.names[i] for i in self.seats(half))
-        return f"{first}-{second}.seed{self.seed}.n{self.hands}"
+        return f"{first}-{second}.seed{self.seed}.n{self.hands}{self.seed_tag}"
+
+    def log_name(self, half: int) -> str:
+        return f"{self.half_name(half)}.log"
+
+    def config(self, half: int, game: Game) -> MatchConfig:
+        """The dealer's settings for ``half`` (raises :class:`AcpcError` for names a log
+        cannot hold)."""
+        names = tuple(self.names[i] for i in self.seats(half))
+        return MatchConfig(self.half_name(half), game, self.game_path, self.hands, self.seed, names)
+
+
+@dataclass(frozen=True, slots=True)
+class Decisions:
+    """One agent's decisions in a half, and those made for it.
+
+    A fallback is a check/call played instead of the agent's choice: because the agent
+    raised an exception (``failed``), chose an illegal action (``illegal``; in-process the
+    dealer repairs it like the reference), or ran out of its time budget (``over_budget``;
+    over TCP only).
+
+    >>> total = Decisions(10, failed=2) + Decisions(5, illegal=1)
+    >>> total.decisions, total.fallbacks
+    (15, 3)
+    """
+
+    decisions: int
+    failed: int = 0
+    illegal: int = 0
+    over_budget: int = 0
+
+    @property
+    def fallbacks(self) -> int:
+        return self.failed + self.illegal + self.over_budget
+
+    def __add__(self, other: Decisions) -> Decisions:
+        return Decisions(
+            self.decisions + other.decisions,
+            self.failed + other.failed,
+            self.illegal + other.illegal,
+            self.over_budget + other.over_budget,
+        )
 
 
 @dataclass(frozen=True)
-class HalfRun:
-    """One half as played."""
+class HalfOutcome:
+    """One half as played: plain data, to be sent from the process that played it."""
 
-    result: HalfResult
-    """Agent A's results."""
-    log: Path
-    seats: tuple[str, str]
+    half: int
+    """0 or 1."""
+    log: str
+    """The log's file name."""
+    values: array[float]
+    """Agent A's chips in each hand played, in hand order."""
     seconds: float
+    decisions: tuple[Decisions | None, Decisions | None]
+    """Agents A's and B's decisions; ``None`` when unknown (a client that failed)."""
+    finished: bool
+    """Every hand was played."""
+    error: str | None = None
+    """Why the half ended early, when it failed."""
 
 
-@dataclass(frozen=True)
-class DuplicateRun:
-    """A finished (duplicate) match."""
-
-    plan: DuplicatePlan
-    big_blind: int
-    halves: tuple[HalfRun, ...]
-    pair: PairResult | None
-    """Over the pairs; ``None`` without the second half."""
-
-    @property
-    def seconds(self) -> float:
-        return sum(h.seconds for h in self.halves)
-
-    @property
-    def hands_per_second(self) -> float:
-        return sum(h.result.hands for h in self.halves) / max(self.seconds, 1e-9)
+class StopHalf(BaseException):
+    """Raised by a :data:`HandReport` to stop the half after the hand just played (the
+    log and the outcome keep every hand before it). A ``BaseException``, so that the
+    in-process transport does not take it for a player's failure."""
 
 
-def run_duplicate(plan: DuplicatePlan, make_player: PlayerFactory) -> DuplicateRun:
-    """Play the match and write both ``.log`` files to ``plan.out_dir``."""
-    game = load_game(plan.game_path)
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
-    halves_wanted = 2 if plan.duplicate else 1
-    progress = Progress(plan.hands * halves_wanted, game.big_blind)
-    values: list[array[float]] = []
-    halves = []
-    try:
-        for half in range(halves_wanted):
-            run, recorded = _play_half(plan, half, game, make_player, progress)
-            halves.append(run)
-            values.append(recorded)
-    finally:
-        progress.clear()
-    pair = None
-    if plan.duplicate:
-        paired = pair_samples(dict(enumerate(values[0])), dict(enumerate(values[1])))
-        pair = pair_result(halves[0].result, halves[1].result, paired, game.big_blind)
-    return DuplicateRun(plan, game.big_blind, tuple(halves), pair)
+def play_half(
+    plan: DuplicatePlan,
+    half: int,
+    game: Game,
+    out_dir: Path,
+    make_player: PlayerFactory,
+    *,
+    on_hand: HandReport | None = None,
+) -> HalfOutcome:
+    """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
-
-def _play_half(
-    plan: DuplicatePlan, half: int, game: Game, make_player: PlayerFactory, progress: Progress
-) -> tuple[HalfRun, array[float]]:
+    ``on_hand`` is told every hand; it may raise :class:`StopHalf`, which ends the half
+    with ``finished`` false. A failure the project reports (a failing in-process agent, an
+    aborted TCP match: :class:`AcpcError`) also ends it, with ``error`` set; the hands
+    played before either are in the log and the outcome.
+    """
     seats = plan.seats(half)
-    names = tuple(plan.names[i] for i in seats)
-    config = MatchConfig(plan.half_name(half), game, plan.game_path, plan.hands, plan.seed, names)
+    config = plan.config(half, game)
     seat_a = seats.index(0)
     recorded: array[float] = array("d")
-    done_before = half * plan.hands
-    label = f"half {half + 1}"
+    totals = [0.0]
 
     def record(engine: Referee, by_position: tuple[float, ...]) -> None:
-        recorded.append(by_position[engine.position_of(seat_a)])
-        progress.update(done_before + len(recorded), engine.totals[seat_a], label)
+        value = by_position[engine.position_of(seat_a)]
+        recorded.append(value)
+        totals[0] += value
+        if on_hand is not None:
+            on_hand(len(recorded), totals[0])
 
-    path = plan.out_dir / f"{config.match_name}.log"
-    reporter = Transcript(None)
-    with path.open("wb") as file:
+    by_seat: list[Decisions | None] = [None, None]
+    error: str | None = None
+    finished = False
+    started = time.perf_counter()
+    with (out_dir / plan.log_name(half)).open("wb") as file:
         # Nothing resumes an in-process match, so its log need not hit the disk every hand.
         log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
         log.header(config.header)
-        engine = Referee(config, log=log, reporter=reporter, on_hand=record)
+        engine = Referee(config, log=log, on_hand=record)
         players = [make_player(i, plan.agent_seeds[i]) for i in seats]
-        started = time.perf_counter()
-        if plan.transport is Transport.INPROCESS:
-            play_in_process(engine, players)
-        else:
-            eventloop.run(_play_over_tcp(engine, players, reporter))
-        seconds = time.perf_counter() - started
-    result = half_result(
-        path.name, plan.names[0], plan.names[1], dict(enumerate(recorded)), game.big_blind
+        try:
+            if plan.transport is Transport.INPROCESS:
+                tally = SeatTally(game.num_players)
+                try:
+                    play_in_process(engine, players, tally=tally)
+                finally:
+                    by_seat = [
+                        Decisions(made, illegal=repaired)
+                        for made, repaired in zip(tally.decisions, tally.repaired, strict=True)
+                    ]
+            else:
+                by_seat = eventloop.run(_play_over_tcp(engine, players))
+            finished = True
+        except (StopHalf, KeyboardInterrupt):
+            pass  # stopped on purpose: the hands played so far count
+        except AcpcError as exc:
+            error = str(exc)
+        finally:
+            log.flush()  # every hand recorded is in the log
+    by_agent = (by_seat[seats.index(0)], by_seat[seats.index(1)])
+    return HalfOutcome(
+        half,
+        plan.log_name(half),
+        recorded,
+        time.perf_counter() - started,
+        by_agent,
+        finished,
+        error,
     )
-    return HalfRun(result, path, (names[0], names[1]), seconds), recorded
 
 
-async def _play_over_tcp(engine: Referee, players: list[Player], reporter: Transcript) -> None:
-    from acpcbot.client import play_match
+async def _play_over_tcp(engine: Referee, players: list[Player]) -> list[Decisions | None]:
+    """Play the match over loopback TCP through the acpcbot client; each seat's decisions
+    as its client counted them."""
+    from acpcbot.client import MatchSummary, play_match
 
     config = engine.config
+    reporter = Transcript(None)
     listeners = await Listeners.open("127.0.0.1", [], config.game.num_players)
     clients = [
         asyncio.create_task(play_match("127.0.0.1", port, player, game=config.game, name=name))
         for player, port, name in zip(players, listeners.ports, config.names, strict=True)
     ]
+    # Our own clients, in this process: holding idle states spares them wake-ups.
+    referee = asyncio.create_task(
+        referee_over_tcp(engine, listeners, reporter, start_timeout_ms=30_000, hold_idle=True)
+    )
+    failed = await _first_client_failure(referee, clients, config.names)
+    if failed is not None:
+        # A seat whose client is gone would only time out: unless the referee ends the
+        # match itself at once (then its error says more), the client's error is the news.
+        await asyncio.wait((referee,), timeout=_REFEREE_GRACE_S)
+        if not referee.done():
+            referee.cancel()
+            await asyncio.gather(referee, *clients, return_exceptions=True)
+            raise failed
     try:
-        # Our own clients, in this process: holding idle states spares them wake-ups.
-        await referee_over_tcp(engine, listeners, reporter, start_timeout_ms=30_000, hold_idle=True)
+        await referee
     except MatchAbortedError as exc:
         # The clients see the connections drop; what they say about it helps.
         outcomes = await asyncio.gather(*clients, return_exceptions=True)
@@ -204,8 +326,123 @@ async def _play_over_tcp(engine: Referee, players: list[Player], reporter: Trans
             if isinstance(outcome, Exception)
         ]
         raise MatchAbortedError(*exc.lines, *said, seat=exc.seat) from None
+    except StopHalf:
+        await asyncio.gather(*clients, return_exceptions=True)
+        raise
+    decisions: list[Decisions | None] = []
     for name, outcome in zip(
         config.names, await asyncio.gather(*clients, return_exceptions=True), strict=True
     ):
         if isinstance(outcome, BaseException):
             raise AcpcError(f"{name}'s client failed after the match: {outcome}")
+        assert isinstance(outcome, MatchSummary)
+        decisions.append(
+            Decisions(
+                outcome.decisions,
+                failed=outcome.failed_decisions,
+                illegal=outcome.illegal_decisions,
+                over_budget=outcome.over_budget_decisions,
+            )
+        )
+    return decisions
+
+
+async def _first_client_failure(
+    referee: asyncio.Task[str], clients: Sequence[asyncio.Task[Any]], names: Sequence[str]
+) -> AcpcError | None:
+    """Wait for the referee; a client that fails while it runs (an agent that cannot start,
+    say) is returned as the error to report."""
+    waiting: set[asyncio.Future[Any]] = {referee, *clients}
+    while not referee.done():
+        done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if task is referee or task.cancelled():
+                continue
+            exc = task.exception()
+            if exc is not None:
+                name = next(n for n, c in zip(names, clients, strict=True) if c is task)
+                return AcpcError(f"{name}'s client failed: {exc}")
+    return None
+
+
+@dataclass(frozen=True)
+class HalfRun:
+    """One half as played, with agent A's results."""
+
+    result: HalfResult
+    log: str
+    """The log's file name."""
+    seats: tuple[str, str]
+    seconds: float
+    decisions: tuple[Decisions | None, Decisions | None]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class DuplicateRun:
+    """A (duplicate) match as played: finished, or stopped early (see :attr:`status`)."""
+
+    plan: DuplicatePlan
+    out_dir: Path
+    big_blind: int
+    halves: tuple[HalfRun, ...]
+    pair: PairResult | None
+    """Over the pairs; ``None`` without the second half."""
+    seconds: float
+    """Wall-clock time of the whole match (halves may run side by side)."""
+    status: MatchStatus = MatchStatus.FINISHED
+    error: str | None = None
+
+    @property
+    def hands(self) -> int:
+        """Hands played, over every half."""
+        return sum(h.result.hands for h in self.halves)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / max(self.seconds, 1e-9)
+
+    def decisions(self, which: int) -> Decisions | None:
+        """Agent ``which``'s decisions over every half (``None`` when a half's are unknown)."""
+        total = Decisions(0)
+        for half in self.halves:
+            counted = half.decisions[which]
+            if counted is None:
+                return None
+            total += counted
+        return total
+
+
+def duplicate_run(
+    plan: DuplicatePlan,
+    out_dir: Path,
+    big_blind: int,
+    outcomes: Sequence[HalfOutcome],
+    *,
+    seconds: float,
+    status: MatchStatus,
+    error: str | None = None,
+) -> DuplicateRun:
+    """The match from its halves' outcomes (in half order; a half never started is left
+    out), with agent A's results in each and over the pairs."""
+    a, b = plan.names
+    halves = []
+    for outcome in outcomes:
+        values = dict(enumerate(outcome.values))
+        first, second = (plan.names[i] for i in plan.seats(outcome.half))
+        halves.append(
+            HalfRun(
+                half_result(outcome.log, a, b, values, big_blind),
+                outcome.log,
+                (first, second),
+                outcome.seconds,
+                outcome.decisions,
+                outcome.finished,
+            )
+        )
+    pair = None
+    if plan.duplicate and len(outcomes) == 2:
+        a_first, a_second = (dict(enumerate(o.values)) for o in outcomes)
+        paired = pair_samples(a_first, a_second)
+        pair = pair_result(halves[0].result, halves[1].result, paired, big_blind)
+    return DuplicateRun(plan, out_dir, big_blind, tuple(halves), pair, seconds, status, error)

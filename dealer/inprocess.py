@@ -37,21 +37,36 @@ from dealer.views import state_view
 HandCallback = Callable[[Referee], None]
 
 
+class SeatTally:
+    """Each seat's decisions, and how many of them the dealer had to repair (an illegal
+    action played as a call, as the reference does)."""
+
+    __slots__ = ("decisions", "repaired")
+
+    def __init__(self, seats: int) -> None:
+        self.decisions = [0] * seats
+        self.repaired = [0] * seats
+
+
 def play_in_process(
     engine: Referee,
     players: Sequence[Player],
     *,
     after_hand: HandCallback | None = None,
+    tally: SeatTally | None = None,
 ) -> str:
     """Play the engine's remaining hands with ``players`` in seat order and return the
     ``SCORE`` line (also written to the log).
 
-    ``after_hand`` is called after every hand (the engine has moved on to the next one).
-    A player that raises an exception ends the match with :class:`PlayerFailedError`
-    naming it and the hand (the hands before it are in the log).
+    ``after_hand`` is called after every hand (the engine has moved on to the next one);
+    ``tally`` counts each seat's decisions. A player that raises an exception ends the
+    match with :class:`PlayerFailedError` naming it and the hand (the hands before it are
+    in the log).
     """
+    if tally is None:
+        tally = SeatTally(engine.game.num_players)
     try:
-        return _play(engine, players, after_hand)
+        return _play(engine, players, after_hand, tally)
     except AcpcError:
         raise
     except Exception as exc:
@@ -65,7 +80,9 @@ class PlayerFailedError(AcpcError):
     """An in-process player raised an exception."""
 
 
-def _play(engine: Referee, players: Sequence[Player], after_hand: HandCallback | None) -> str:
+def _play(
+    engine: Referee, players: Sequence[Player], after_hand: HandCallback | None, tally: SeatTally
+) -> str:
     config = engine.config
     game = engine.game
     seats = range(game.num_players)
@@ -75,6 +92,8 @@ def _play(engine: Referee, players: Sequence[Player], after_hand: HandCallback |
     enders = [seat for seat in seats if overrides_hook(players[seat], "end_hand")]
     take = engine.take
     acts = [player.act for player in players]
+    made, repaired = tally.decisions, tally.repaired
+    players_count = len(seats)
     while not engine.match_over:
         hand = engine.hand
         deal = engine.deal
@@ -91,7 +110,12 @@ def _play(engine: Referee, players: Sequence[Player], after_hand: HandCallback |
                     else:
                         view = state_view(hand, deal, engine.position_of(seat))
                         players[seat].observe(view, hand)
-            take(acts_by_position[position](state, hand))
+            proposed = acts_by_position[position](state, hand)
+            seat = (position + button) % players_count
+            made[seat] += 1
+            played = take(proposed)
+            if played is not proposed and played != proposed:
+                repaired[seat] += 1
         values = engine.finish_hand()
         if observers or enders:
             for seat in seats:

@@ -10,6 +10,8 @@ than a single hand, and the confidence interval is computed over those pair samp
 (4, 1000.0, 1633.0, 1600.3)
 >>> pair_samples({0: 10.0, 1: -20.0}, {0: -10.0, 1: 40.0, 2: 5.0})
 ([0.0, 10.0], 1)
+>>> pair_sorted([0, 1], [10.0, -20.0], [0, 1, 2], [-10.0, 40.0, 5.0])
+([0.0, 10.0], 1)
 """
 
 from __future__ import annotations
@@ -75,3 +77,25 @@ def pair_samples(
     common = sorted(first.keys() & second.keys())
     unpaired = len(first) + len(second) - 2 * len(common)
     return [(first[h] + second[h]) / 2 for h in common], unpaired
+
+
+def pair_sorted(
+    first_hands: Sequence[int],
+    first: Sequence[float],
+    second_hands: Sequence[int],
+    second: Sequence[float],
+) -> tuple[list[float], int]:
+    """:func:`pair_samples` for results kept as increasing hand numbers with their values
+    (as long logs are read): one merge, no dictionary."""
+    samples: list[float] = []
+    i = j = 0
+    while i < len(first_hands) and j < len(second_hands):
+        if first_hands[i] == second_hands[j]:
+            samples.append((first[i] + second[j]) / 2)
+            i += 1
+            j += 1
+        elif first_hands[i] < second_hands[j]:
+            i += 1
+        else:
+            j += 1
+    return samples, len(first_hands) + len(second_hands) - 2 * len(samples)

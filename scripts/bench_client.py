@@ -28,25 +28,23 @@ import os
 import resource
 import socket
 import statistics
-import sys
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from acpcbot.client import play_match
+from acpcbot.client.connection import connect
+from acpcbot.client.defaults import VERSION_LINE
+from acpcbot.eventloop import loop_factory, uvloop_available
+from acpcbot.game import bundled_game, load_game
+from acpcbot.logconfig import configure_logging
+from acpcbot.player import HandResult, MatchInfo, Player
+from acpcbot.protocol.matchstate import decode_match_state
+from acpcbot.protocol.tracker import HandTracker
+from agents.registry import create_agent
 
-from acpcbot.client import play_match  # noqa: E402
-from acpcbot.client.connection import connect  # noqa: E402
-from acpcbot.client.defaults import VERSION_LINE  # noqa: E402
-from acpcbot.eventloop import loop_factory, uvloop_available  # noqa: E402
-from acpcbot.game import bundled_game, load_game  # noqa: E402
-from acpcbot.logconfig import configure_logging  # noqa: E402
-from acpcbot.player import HandResult, MatchInfo, Player  # noqa: E402
-from acpcbot.protocol.matchstate import decode_match_state  # noqa: E402
-from acpcbot.protocol.tracker import HandTracker  # noqa: E402
-from agents.registry import create_agent  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 VECTORS = Path(os.environ.get("ACPC_VECTORS", REPO.parent / "shared" / "acpc-vectors"))
 """The reference dealer's recorded vectors (as for the tests)."""

@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from acpcbot.handeval import evaluator
 from acpcbot.handeval import rank_hand as checked_rank_hand
 from acpcbot.handeval.enumeration import seven_card_histogram
 from acpcbot.handeval.equity import equity, hand_vs_hand
-from agents.common import tables
+from agents.common.manifest import DATA_DIR
 
 try:
     import eval7
@@ -66,8 +67,18 @@ def e7(cards: str) -> list[object]:
     return [eval7.Card(cards[i : i + 2]) for i in range(0, len(cards), 2)]
 
 
-def bench(repeats: int) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
+class Row(TypedDict):
+    """One measurement: ours, the other evaluators', and our speed relative to theirs."""
+
+    what: str
+    unit: str
+    ours: float
+    theirs: dict[str, float]
+    ratio: dict[str, float]
+
+
+def bench(repeats: int) -> list[Row]:
+    rows: list[Row] = []
 
     def row(what: str, ours: float, unit: str, theirs: dict[str, float], higher: bool) -> None:
         ratios = {k: (ours / v if higher else v / ours) for k, v in theirs.items() if v}
@@ -194,7 +205,7 @@ def bench(repeats: int) -> list[dict[str, object]]:
     )
 
     # Table sizes.
-    data = sum(p.stat().st_size for p in tables.DATA_DIR.glob("*.npy"))
+    data = sum(p.stat().st_size for p in DATA_DIR.glob("*.npy"))
     theirs = {}
     if _pheval is not None:
         theirs["phevaluator native module (file)"] = Path(_pheval.__file__).stat().st_size / 1e3

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build the preflop tables shipped in ``agents/data/`` (see ``agents.common.tables``).
+"""Build the preflop tables shipped in ``agents/data/`` (see ``agents.common.tables``) and
+record their checksums in ``agents/data/SHA256SUMS``.
 
     python scripts/build_tables.py              # everything, on every core (a few minutes)
     python scripts/build_tables.py --verify 25  # recompute 25 random matrix entries and
@@ -17,13 +18,19 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from acpcbot.handeval.combos import NUM_CLASSES, class_name
 from agents.common import ranges, tables
+from agents.common.manifest import DATA_DIR, update_manifest
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _matchups(pairs: list[tuple[int, int]]) -> list[float]:
@@ -38,14 +45,13 @@ def _connect(classes: list[int]) -> list[list[float]]:
     return [flop_connect_class(k).tolist() for k in classes]
 
 
-def _parallel(function, items: list, workers: int) -> list:  # type: ignore[type-arg]
+def _parallel(function: Callable[[list[T]], list[R]], items: list[T], workers: int) -> list[R]:
+    """``function`` over ``items`` in ``workers`` processes, results in the items' order."""
     chunks = [items[w::workers] for w in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(function, chunks))
-    result = [None] * len(items)
-    for w, part in enumerate(parts):
-        result[w::workers] = part
-    return result
+    # items[i] went to chunk i % workers, at place i // workers
+    return [parts[i % workers][i // workers] for i in range(len(items))]
 
 
 def build(workers: int) -> dict[str, np.ndarray]:
@@ -90,7 +96,7 @@ def verify(entries: int, seed: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=tables.DATA_DIR, help="output folder")
+    parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--verify", type=int, metavar="N", help="only check N matrix entries")
     parser.add_argument("--seed", type=int, default=0, help="which entries --verify checks")
@@ -103,6 +109,8 @@ def main() -> int:
         path = args.out / f"{name}.npy"
         np.save(path, array)
         print(f"{path}: {array.shape} {array.dtype}, {path.stat().st_size} bytes", file=sys.stderr)
+        if args.out.resolve() == DATA_DIR:
+            update_manifest(path)
     return 0
 
 

@@ -6,8 +6,10 @@ For each OPPONENT it plays a duplicate match on acpcbot's dealer without sockets
 with AGENT in seat 1, half 2 with the seats reversed; same cards, fresh agents, the agents'
 seeds derived from --seed as ``acpcbot match`` derives them) and prints AGENT's winnings in
 mbb/g with the 95% confidence interval over the duplicate pairs and the standard deviation
-of one pair. Agents are specs, so options work: ``plicas:dprc=off,dpac=off``. Logs and a
-summary.json go to --out. --jobs plays that many matches at once in separate processes.
+of one pair. Agents are specs, so options work: ``plicas:dprc=off,dpac=off``. Each match is
+played exactly as ``acpcbot match`` plays it (:func:`acpcbot.cli.matchrun.run_match`): its
+logs and summary.json go to a folder of its own under --out. --jobs is the processes used:
+each match plays its halves side by side, and more cores play more matches at once.
 """
 
 from __future__ import annotations
@@ -15,15 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from acpcbot.cli.matchrun import MatchRequest, check_match, default_jobs, run_match
 from acpcbot.errors import AcpcError
-from acpcbot.player import Player
-from agents.registry import create_agent, player_name
-from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
+from agents.registry import player_name
 
 
 @dataclass(frozen=True)
@@ -42,31 +42,18 @@ class Row:
         return "-" if self.mbb + self.ci95 < 0 else "~"
 
 
-def play(agent: str, opponent: str, hands: int, seed: int, out: Path) -> Row:
-    specs = (agent, opponent)
-    plan = DuplicatePlan(
-        agents=(player_name(agent), player_name(opponent)),
-        hands=hands,
-        seed=seed,
-        agent_seeds=(derived_seed(seed, 0), derived_seed(seed, 1)),
-        out_dir=out / f"{player_name(agent)}-vs-{player_name(opponent)}",
-        transport=Transport.INPROCESS,
-    )
-
-    def make_player(which: int, agent_seed: int) -> Player:
-        return create_agent(specs[which], agent_seed)
-
-    started = time.perf_counter()
-    run = run_duplicate(plan, make_player)
+def play(request: MatchRequest) -> Row:
+    """One duplicate match, as ``acpcbot match`` plays it."""
+    run = run_match(request).run
     assert run.pair is not None
     estimate = run.pair.estimate
     return Row(
-        opponent,
+        request.agent_b,
         run.pair.pairs,
         estimate.mbb_per_game,
         estimate.ci95_mbb,
         estimate.sd_mbb,
-        time.perf_counter() - started,
+        run.seconds,
     )
 
 
@@ -90,24 +77,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("opponents", metavar="OPPONENT", nargs="+", help="its opponents")
     parser.add_argument("--hands", type=int, default=10_000, help="hands per half (10000)")
     parser.add_argument("--seed", type=int, default=0, help="card seed (0)")
-    parser.add_argument("--jobs", type=int, default=1, help="matches played at once (1)")
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help="processes at once (the cores)"
+    )
     parser.add_argument("--out", type=Path, default=Path("evaluation"), help="log folder")
+    parser.add_argument("--force", action="store_true", help="replace matches found in --out")
     args = parser.parse_args(argv)
-    for spec in (args.agent, *args.opponents):
-        try:
-            create_agent(spec)  # fail on a bad spec before anything runs
-        except AcpcError as error:
-            parser.error(str(error))
     jobs = max(1, args.jobs)
-    if jobs == 1:
-        rows = [play(args.agent, o, args.hands, args.seed, args.out) for o in args.opponents]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [
-                pool.submit(play, args.agent, o, args.hands, args.seed, args.out)
-                for o in args.opponents
-            ]
-            rows = [f.result() for f in futures]
+    # Each match plays its two halves side by side; more cores play more matches at once.
+    at_once = min(len(args.opponents), max(1, jobs // 2))
+    requests = []
+    for opponent in args.opponents:
+        request = MatchRequest(
+            args.agent, opponent, hands=args.hands, seed=args.seed, force=args.force
+        )
+        out = args.out / request.plan().match_name
+        requests.append(replace(request, out=out, jobs=min(2, jobs), progress=at_once == 1))
+    try:
+        for request in requests:
+            check_match(request)  # every spec, the game and every path before anything runs
+        if at_once == 1:
+            rows = [play(request) for request in requests]
+        else:
+            with ProcessPoolExecutor(max_workers=at_once) as pool:
+                rows = list(pool.map(play, requests))
+    except AcpcError as error:
+        print(f"evaluate.py: error: {error}", file=sys.stderr)
+        return 1
     print(table(args.agent, rows))
     summary = {"agent": args.agent, "hands": args.hands, "seed": args.seed}
     summary["results"] = [r.__dict__ for r in rows]

@@ -15,60 +15,42 @@ defaults to 1000, apart from the seeds the evaluations use.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.errors import AcpcError
 from acpcbot.player import Player
+from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
+from agents.plicas.calibration import Calibration
 from agents.plicas.generic import GENERIC_FILE, load, pooled, pooled_calibration, save
-from agents.registry import create_agent, player_name
-from dealer.duplicate import DuplicatePlan, Transport, derived_seed, run_duplicate
-
-DATA = Path(__file__).resolve().parent.parent / "agents" / "data"
+from agents.plicas.model import OpponentModel
 
 
-def fit(opponent: str, hands: int, seed: int, out: Path) -> None:
-    learners: list[Plicas] = []
+def learned(half: int, players: Sequence[Player]) -> tuple[OpponentModel, Calibration]:
+    """What PLICAS (agent A) learned in a half (run where the half was played)."""
+    del half
+    learner = players[0]
+    assert isinstance(learner, Plicas)
+    return learner.model, learner.calibration
 
-    def make_player(which: int, agent_seed: int) -> Player:
-        player = create_agent(("plicas", opponent)[which], agent_seed)
-        if which == 0:
-            assert isinstance(player, Plicas)
-            learners.append(player)
-        return player
 
+def fit(opponent: str, hands: int, seed: int, out: Path, jobs: int) -> None:
     with tempfile.TemporaryDirectory() as logs:
-        plan = DuplicatePlan(
-            agents=("plicas", player_name(opponent)),
-            hands=hands,
-            seed=seed,
-            agent_seeds=(derived_seed(seed, 0), derived_seed(seed, 1)),
-            out_dir=Path(logs),
-            transport=Transport.INPROCESS,
+        request = MatchRequest(
+            "plicas", opponent, hands=hands, seed=seed, out=Path(logs), jobs=jobs, progress=True
         )
-        run_duplicate(plan, make_player)
-    model = pooled(learner.model for learner in learners)
-    calibration = pooled_calibration(learner.calibration for learner in learners)
+        match = run_match(request, after_half=learned)
+    model = pooled(model for model, _ in match.collected)
+    calibration = pooled_calibration(calibration for _, calibration in match.collected)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("wb") as stream:
         save(stream, model, calibration)
-
-
-def update_manifest(path: Path) -> None:
-    manifest = path.parent / "SHA256SUMS"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lines = [
-        line
-        for line in manifest.read_text().splitlines()
-        if line.split() and line.split()[1] != path.name
-    ]
-    lines.append(f"{digest}  {path.name}")
-    manifest.write_text("\n".join(lines) + "\n")
 
 
 def describe(path: Path) -> str:
@@ -93,16 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
     parser.add_argument("--seed", type=int, default=1000, help="card seed (1000)")
-    parser.add_argument("--out", type=Path, default=DATA / GENERIC_FILE, help="file written")
+    parser.add_argument("--out", type=Path, default=DATA_DIR / GENERIC_FILE, help="file written")
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help="halves played at once (the cores)"
+    )
     args = parser.parse_args(argv)
-    if args.hands <= 0:
-        parser.error("--hands must be positive")
     try:
-        create_agent(args.opponent)  # fail on a bad spec before anything runs
+        fit(args.opponent, args.hands, args.seed, args.out, args.jobs)
     except AcpcError as error:
         parser.error(str(error))
-    fit(args.opponent, args.hands, args.seed, args.out)
-    if args.out.resolve().parent == DATA.resolve():
+    if args.out.resolve().parent == DATA_DIR.resolve():
         update_manifest(args.out)
     print(describe(args.out))
     return 0

@@ -20,44 +20,12 @@ import sys
 import time
 from collections.abc import Callable
 
-from acpcbot.actions import Action
 from acpcbot.game import bundled_game
-from acpcbot.player import BettingView, HandResult, MatchInfo, Player
-from acpcbot.protocol.matchstate import MatchState
+from agents.plicas.instrumented import TimedPlayer
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
 from dealer.referee import Referee
-
-
-class Timed:
-    """Forwards to an agent and records how long each decision took, by round."""
-
-    def __init__(self, inner: Player, clock: Callable[[], float] = time.perf_counter) -> None:
-        self.inner = inner
-        self.clock = clock
-        self.decides_instantly = inner.decides_instantly
-        self.times: list[tuple[int, float]] = []
-        self._observed = 0.0
-
-    def begin_match(self, info: MatchInfo) -> None:
-        self.inner.begin_match(info)
-
-    def observe(self, state: MatchState, betting: BettingView) -> None:
-        started = self.clock()
-        self.inner.observe(state, betting)
-        self._observed = self.clock() - started
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        started = self.clock()
-        action = self.inner.act(state, betting)
-        self.times.append((state.round, self.clock() - started + self._observed))
-        self._observed = 0.0
-        return action
-
-    def end_hand(self, result: HandResult) -> None:
-        self.inner.end_hand(result)
-
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
@@ -67,7 +35,7 @@ def timed_match(
 ) -> list[tuple[int, float]]:
     game = bundled_game()
     config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
-    agent = Timed(create_agent(spec, seed), CLOCKS[clock])
+    agent = TimedPlayer(create_agent(spec, seed), CLOCKS[clock])
     play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     return agent.times
 
@@ -78,7 +46,7 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--agent", default="plicas", help="the agent measured (plicas)")
     parser.add_argument("--baseline", default="plicas-static", help="measured alongside")
     parser.add_argument("--opponent", default="example", help="who they play (example)")

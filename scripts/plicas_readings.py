@@ -20,23 +20,13 @@ import argparse
 import itertools
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
-from acpcbot.actions import Action
-from acpcbot.cards import Card
+from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.handeval.equity import hand_vs_hand
-from acpcbot.player import BettingView, MatchInfo
-from acpcbot.protocol.matchstate import MatchState
-from agents.plicas.agent import Plicas
-from agents.plicas.config import PlicasConfig
-from agents.plicas.model import OpponentProfile
-from agents.plicas.reading import Reading
-from agents.plicas.situation import Situation
-from agents.plicas.strength import HandReader
+from agents.plicas.instrumented import RecordingPlicas, plicas_config
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.dealing import DealStream
@@ -46,94 +36,27 @@ from dealer.referee import Referee
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
-@dataclass(frozen=True)
-class Decision:
-    hand_number: int
-    round: int
-    facing_bet: bool
-    hole: tuple[Card, ...]
-    board: tuple[Card, ...]
-    estimate: float
-
-
-class LastReading(HandReader):
-    """A :class:`HandReader` that remembers the last reading it gave (also used by
-    ``plicas_regret.py``)."""
-
-    def __init__(self, inner: HandReader) -> None:
-        super().__init__(inner.tables, inner.samples)
-        self.last: Reading | None = None
-
-    def preflop(
-        self, situation: Situation, weights: npt.NDArray[np.float64], profile: OpponentProfile
-    ) -> Reading:
-        self.last = super().preflop(situation, weights, profile)
-        return self.last
-
-    def postflop(
-        self,
-        situation: Situation,
-        weights: npt.NDArray[np.float64],
-        profile: OpponentProfile,
-        seed: int,
-    ) -> Reading:
-        self.last = super().postflop(situation, weights, profile, seed)
-        return self.last
-
-
-class RecordingPlicas(Plicas):
-    """A PLICAS agent that records the reading behind each of its postflop decisions."""
-
-    def __init__(self, seed: int, config: PlicasConfig) -> None:
-        super().__init__(seed, config)
-        self.decisions: list[Decision] = []
-
-    def begin_match(self, info: MatchInfo) -> None:
-        super().begin_match(info)
-        self.reader = LastReading(self.reader)
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        action = super().act(state, betting)
-        reading = self.reader.last if isinstance(self.reader, LastReading) else None
-        if state.round > 0 and reading is not None:
-            s = Situation.of(state, betting)
-            self.decisions.append(
-                Decision(s.hand_number, s.round, s.facing_bet, s.hole, s.board, reading.strength)
-            )
-        return action
-
-
-def match_arguments(description: str, hands: int) -> argparse.ArgumentParser:
-    """The arguments the PLICAS diagnostics share: AGENT, OPPONENT, --hands, --seed."""
-    parser = argparse.ArgumentParser(description=description)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("agent", metavar="AGENT", help="a PLICAS spec, e.g. plicas:bluff=off")
     parser.add_argument("opponent", metavar="OPPONENT", help="the opponent's spec")
-    parser.add_argument("--hands", type=int, default=hands, help=f"hands played ({hands})")
+    parser.add_argument("--hands", type=int, default=3000, help="hands played (3000)")
     parser.add_argument("--seed", type=int, default=1, help="card seed (1)")
-    return parser
-
-
-def plicas_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PlicasConfig:
-    """The configuration of the AGENT spec; a usage error if it is not a PLICAS agent."""
-    spec = create_agent(args.agent, args.seed)
-    if not isinstance(spec, Plicas):
-        parser.error(f"{args.agent!r} is not a PLICAS agent")
-    return spec.config
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = match_arguments(__doc__.split("\n\n")[0], hands=3000)
     args = parser.parse_args(argv)
-    agent = RecordingPlicas(args.seed, plicas_config(parser, args))
+    try:
+        agent = RecordingPlicas(args.seed, plicas_config(args.agent))
+        opponent = create_agent(args.opponent, args.seed + 1)
+    except AcpcError as error:
+        parser.error(str(error))
     game = bundled_game()
     config = MatchConfig("readings", game, "readings.game", args.hands, args.seed, ("a", "b"))
-    play_in_process(Referee(config), [agent, create_agent(args.opponent, args.seed + 1)])
+    play_in_process(Referee(config), [agent, opponent])
 
     deals = list(itertools.islice(DealStream(game, args.seed), args.hands))
     rows: dict[tuple[int, bool, int], list[tuple[float, float]]] = defaultdict(list)
     for d in agent.decisions:
-        opponent = next(h for h in deals[d.hand_number].hole_cards if h != d.hole)
-        real = hand_vs_hand(d.hole, opponent, d.board).equity[0]
+        theirs = next(h for h in deals[d.hand_number].hole_cards if h != d.hole)
+        real = hand_vs_hand(d.hole, theirs, d.board).equity[0]
         fifth = min(4, int(d.estimate * 5))
         rows[d.round, d.facing_bet, fifth].append((d.estimate, real))
         rows[d.round, d.facing_bet, -1].append((d.estimate, real))

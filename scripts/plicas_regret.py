@@ -27,141 +27,23 @@ copied, so the probing never touches the real players.
 
 from __future__ import annotations
 
-import copy
+import argparse
 import csv
-import random
 import sys
-from collections.abc import Sequence
-from dataclasses import astuple, dataclass, fields
-from typing import Any
+from dataclasses import astuple, fields
 
 import numpy as np
 import numpy.typing as npt
 
-# this folder, first on sys.path
-from plicas_readings import ROUND_NAMES, LastReading, match_arguments, plicas_config
-
-from acpcbot.actions import Action
+from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
-from acpcbot.handeval import rank_hand
-from acpcbot.player import BettingView, MatchInfo, Player
-from acpcbot.protocol.matchstate import MatchState
-from acpcbot.rules import CALL, FOLD, RAISE, HandState
-from agents.plicas.agent import Plicas
-from agents.plicas.config import PlicasConfig
-from agents.plicas.situation import Situation
+from agents.plicas.instrumented import ActionValues, ProbingPlicas, plicas_config
 from agents.registry import create_agent
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
 from dealer.referee import Referee
-from dealer.views import state_view
 
-ACTIONS = (FOLD, CALL, RAISE)
-KINDS = tuple(a.type for a in ACTIONS)
-SHARED = ("tables", "reader", "cases", "calibration", "_strategy", "_buckets")
-"""Attributes the rollout copies share with the real player (unchanged within a hand)."""
-PROBE_ONLY = ("engine", "opponent", "decisions")
-"""The probing agent's own attributes, which its copies share rather than copy."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    hand_number: int
-    round: int
-    facing_bet: bool
-    num_raises: int
-    chosen: int
-    """0 fold, 1 call, 2 raise."""
-    q_fold: float
-    q_call: float
-    q_raise: float
-    """Chips at the end of the hand after each action (nan where illegal)."""
-    strength: float
-    strength_called: float
-
-
-def snapshot(player: Any, rng: random.Random) -> Any:
-    """A copy of ``player`` sharing :data:`SHARED`, its decisions reseeded from ``rng``."""
-    names = (*SHARED, *PROBE_ONLY)
-    memo = {id(getattr(player, n)): getattr(player, n) for n in names if hasattr(player, n)}
-    clone = copy.deepcopy(player, memo)
-    clone.rng = random.Random(rng.getrandbits(64))
-    return clone
-
-
-class ProbingPlicas(Plicas):
-    """A PLICAS agent that values every legal action by rollouts before it decides."""
-
-    def __init__(self, seed: int, config: PlicasConfig, rollouts: int) -> None:
-        super().__init__(seed, config)
-        self.rollouts = rollouts
-        self.decisions: list[Decision] = []
-        self.engine: Referee | None = None
-        self.opponent: Player | None = None
-
-    def begin_match(self, info: MatchInfo) -> None:
-        super().begin_match(info)
-        self.reader = LastReading(self.reader)
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        assert isinstance(betting, HandState), "in-process play passes the hand itself"
-        assert self.engine is not None
-        deal = self.engine.deal  # the whole deal, which the dealer knows
-        ranks = self.engine.dealt.showdown_ranks or tuple(
-            rank_hand(list(hole) + list(deal.board)) for hole in deal.hole_cards
-        )
-        q_fold, q_call, q_raise = (self._value(state, betting, a, ranks) for a in ACTIONS)
-        action = super().act(state, betting)
-        reading = self.reader.last if isinstance(self.reader, LastReading) else None
-        situation = Situation.of(state, betting)
-        self.decisions.append(
-            Decision(
-                state.hand_number,
-                situation.round,
-                situation.facing_bet,
-                situation.num_raises,
-                KINDS.index(action.type),
-                q_fold,
-                q_call,
-                q_raise,
-                reading.strength if reading else float("nan"),
-                reading.strength_called if reading else float("nan"),
-            )
-        )
-        return action
-
-    def _value(
-        self, state: MatchState, hand: HandState, action: Action, ranks: Sequence[int]
-    ) -> float:
-        """Mean chips at the end of the hand after ``action``, or nan if it is illegal;
-        ``ranks`` are the positions' showdown ranks on the full board."""
-        if not hand.is_legal(action):
-            return float("nan")
-        assert self.engine is not None and self.opponent is not None
-        deal = self.engine.deal
-        me = state.position
-        rng = random.Random(
-            hand.hand_number * 1009 + hand.num_actions * 31 + KINDS.index(action.type)
-        )
-        after = hand.copy()
-        after.apply(action)
-        if after.finished:  # a fold, or a call to the showdown: nothing random is left
-            return after.values(ranks if after.is_showdown else None)[me]
-        total = 0.0
-        for _ in range(self.rollouts):
-            rest = after.copy()
-            players = {me: snapshot(self, rng), 1 - me: snapshot(self.opponent, rng)}
-            while not rest.finished:
-                for position, player in players.items():
-                    player.observe(state_view(rest, deal, position), rest)
-                acting = rest.current_player
-                view = state_view(rest, deal, acting)
-                player = players[acting]
-                # the copy of the agent decides as plain PLICAS (no probing inside a rollout)
-                chosen = Plicas.act(player, view, rest) if acting == me else player.act(view, rest)
-                rest.apply_coerced(chosen)
-            total += rest.values(ranks if rest.is_showdown else None)[me]
-        return total / self.rollouts
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 def mean_ci(values: npt.NDArray[np.float64]) -> str:
@@ -172,7 +54,7 @@ def mean_ci(values: npt.NDArray[np.float64]) -> str:
     return f"{float(np.mean(values)):+6.2f} ± {half:4.2f}"
 
 
-def report(decisions: list[Decision], minimum: int) -> None:
+def report(decisions: list[ActionValues], minimum: int) -> None:
     rows = np.array([astuple(d) for d in decisions], dtype=np.float64)
     print(f"{'round':<8}{'facing':<8}{'strength':<9}{'n':>6}  {'fold':>5}{'call':>5}{'raise':>6}"
           f"  {'Q(raise) − Q(call)':>18}  {'Q(call) − Q(fold)':>18}")  # fmt: skip
@@ -203,23 +85,31 @@ def report(decisions: list[Decision], minimum: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = match_arguments(__doc__.split("\n\n")[0], hands=2000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("agent", metavar="AGENT", help="a PLICAS spec, e.g. plicas:bluff=off")
+    parser.add_argument("opponent", metavar="OPPONENT", help="the opponent's spec")
+    parser.add_argument("--hands", type=int, default=2000, help="hands played (2000)")
+    parser.add_argument("--seed", type=int, default=1, help="card seed (1)")
     parser.add_argument("--rollouts", type=int, default=6, help="rollouts per action (6)")
     parser.add_argument("--min-rows", type=int, default=40, help="smallest group shown (40)")
     parser.add_argument("--csv", metavar="FILE", help="also write every decision to FILE")
     args = parser.parse_args(argv)
     if args.rollouts < 1:
         parser.error("--rollouts must be at least 1")
-    agent = ProbingPlicas(args.seed, plicas_config(parser, args), args.rollouts)
-    agent.opponent = create_agent(args.opponent, args.seed + 1)
+    try:
+        agent = ProbingPlicas(args.seed, plicas_config(args.agent), args.rollouts)
+        agent.opponent = create_agent(args.opponent, args.seed + 1)
+    except AcpcError as error:
+        parser.error(str(error))
     game = bundled_game()
     config = MatchConfig("regret", game, "regret.game", args.hands, args.seed, ("a", "b"))
-    agent.engine = Referee(config)
-    play_in_process(agent.engine, [agent, agent.opponent])
+    referee = Referee(config)
+    agent.deals = referee
+    play_in_process(referee, [agent, agent.opponent])
     if args.csv:
         with open(args.csv, "w", newline="") as out:
             writer = csv.writer(out)
-            writer.writerow([f.name for f in fields(Decision)])
+            writer.writerow([f.name for f in fields(ActionValues)])
             writer.writerows(astuple(d) for d in agent.decisions)
     print(
         f"{args.agent} against {args.opponent}: {args.hands} hands, seed {args.seed}, "

@@ -17,19 +17,16 @@ The HULHE abstraction's tables take a few minutes to enumerate; they are cached
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from acpcbot.game import Game, bundled_game, load_game
+from agents.common.manifest import DATA_DIR
+from agents.dpp.solver import AbstractGame, CfrPlus
+from agents.dpp.strategy import Strategy
+from agents.dpp.tree import NodeKind
 
-from acpcbot.game import Game, bundled_game, load_game  # noqa: E402
-from agents.dpp.solver import AbstractGame, CfrPlus  # noqa: E402
-from agents.dpp.strategy import Strategy  # noqa: E402
-from agents.dpp.tree import NodeKind  # noqa: E402
-
-PRESETS = {
+PRESETS: dict[str, tuple[tuple[int, ...], int]] = {
     "dpp": ((169, 256, 256, 128), 2000),
     "dpp-coarse": ((169, 4, 4, 4), 2000),
 }
@@ -54,9 +51,7 @@ def main() -> int:
         default=Path.home() / ".cache" / "acpcbot" / "dpp-tables.npz",
         help="cache of the enumerated abstraction tables (built when missing)",
     )
-    parser.add_argument(
-        "--out", type=Path, default=REPO / "agents" / "data", help="folder for the files"
-    )
+    parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder for the files")
     args = parser.parse_args()
 
     if args.strategy == "leduc":

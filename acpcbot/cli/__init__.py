@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -63,12 +64,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(json=args.log_json, level=args.log_level)
     try:
         status: int = args.run(args)
+        sys.stdout.flush()  # here, where a reader that has gone is handled below
     except AcpcError as exc:
         print(f"acpcbot: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("acpcbot: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read stdout has gone (``acpcbot agents | head -1``): not worth a traceback.
+        # Point stdout at nothing so that the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return status
 
 

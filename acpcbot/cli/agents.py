@@ -1,14 +1,16 @@
 """List every agent acpcbot can play, one per line: its name and what it does.
 
-Agents that take options list them on a second line; give them after the name, e.g.
-``--agent plicas:dprc=off,bluff=off``.
+The built-in agents come first, then the plug-ins installed distributions declare (entry
+point group ``acpcbot.agents``), marked as such. Agents that take options list them on a
+second line; give them after the name, e.g. ``--agent plicas:dprc=off,bluff=off``. Any
+``Agent`` subclass of yours also plays without being installed: ``--agent module:Class``.
 """
 
 from __future__ import annotations
 
 import argparse
 
-HELP = "list the agents, one line each"
+HELP = "list the agents (built-in and plug-ins), one line each"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -16,12 +18,30 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.errors import AgentPluginError
+    from agents.plugins import load_class, plugins
     from agents.registry import AGENTS
 
-    width = max(len(name) for name in AGENTS)
-    for name in sorted(AGENTS):
-        spec = AGENTS[name]
-        print(f"{name:<{width}}  {spec.description}")
-        if spec.options:
-            print(f"{'':<{width}}  options: {spec.options}")
+    rows: list[tuple[str, str, str]] = [
+        (name, spec.description, spec.options) for name, spec in sorted(AGENTS.items())
+    ]
+    for name, plugin in sorted(plugins().items()):
+        origin = f"{plugin.target} from {plugin.distribution}" if plugin.distribution else ""
+        if name in AGENTS:
+            rows.append((name, f"plug-in ({origin}), hidden by the built-in agent", ""))
+            continue
+        try:
+            doc = load_class(plugin.target, plugin.describe()).__doc__ or ""
+        except AgentPluginError as error:
+            problem = str(error).removeprefix(f"{plugin.describe()}: ")
+            rows.append((name, f"plug-in ({origin}), broken: {problem}", ""))
+            continue
+        summary = doc.strip().split("\n\n")[0]
+        rows.append((name, f"plug-in ({origin}): {' '.join(summary.split())}", ""))
+    width = max(len(name) for name, _, _ in rows)
+    for name, description, options in rows:
+        print(f"{name:<{width}}  {description}")
+        if options:
+            print(f"{'':<{width}}  options: {options}")
+    print("Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot.")
     return 0

@@ -2,11 +2,13 @@
 reference server or any compatible one.
 
 Connects to HOST:PORT (the port the dealer printed for your seat), plays the agent until the
-dealer ends the match, and prints a summary: hands, chips won, mbb/g, decisions. The exit
+dealer ends the match, and prints a summary: hands, chips won, mbb/g, decisions and the
+fallbacks made for the agent (--json adds the agent and the dealer's address). The exit
 status is 0 when the match ended cleanly between hands and 1, with a one-line message, when
 the dealer or the connection failed (bad state, closed mid-hand, silent past
---read-timeout, ...). An agent that is late (--budget-ms), fails or picks an illegal action
-never breaks the connection: the client checks or calls instead and logs a warning.
+--read-timeout, the match ended before its first hand, ...). An agent that is late
+(--budget-ms), fails or picks an illegal action never breaks the connection: the client
+checks or calls instead, logs the first of each kind in full and counts the rest.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     from acpcbot.game import LIMIT_HOLDEM
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
-    parser.add_argument("port", metavar="PORT", type=_port, help="the dealer's port for this seat")
+    parser.add_argument(
+        "port", metavar="PORT", type=tcp_port, help="the dealer's port for this seat"
+    )
     parser.add_argument(
         "--agent",
         required=True,
@@ -44,7 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget-ms",
-        type=_non_negative,
+        type=zero_or_more,
         default=DEFAULT_BUDGET_MS,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
@@ -53,7 +57,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--read-timeout",
-        type=_non_negative,
+        type=zero_or_more,
         default=DEFAULT_READ_TIMEOUT,
         metavar="S",
         help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
@@ -61,7 +65,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--connect-timeout",
-        type=_positive,
+        type=more_than_zero,
         default=DEFAULT_CONNECT_TIMEOUT,
         metavar="S",
         help=f"seconds to wait for the connection (default: {DEFAULT_CONNECT_TIMEOUT:g})",
@@ -103,20 +107,23 @@ def run(args: argparse.Namespace) -> int:
         uvloop=args.uvloop,
     )
     if args.json:
-        print(json.dumps(dataclasses.asdict(summary)))
+        where = {"agent": args.agent, "seed": args.seed, "dealer": f"{args.host}:{args.port}"}
+        print(json.dumps({**where, **dataclasses.asdict(summary)}))
     else:
         print(f"{args.agent}: {summary}")
     return 0
 
 
-def _port(text: str) -> int:
-    port = int(text) if text.isdigit() else -1
+def tcp_port(text: str) -> int:
+    """A TCP port, 1 .. 65535."""
+    port = int(text) if text.isascii() and text.isdigit() else -1
     if not 0 < port < 65536:
         raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
     return port
 
 
-def _non_negative(text: str) -> float:
+def zero_or_more(text: str) -> float:
+    """A number of seconds or milliseconds, 0 or more."""
     try:
         value = float(text)
     except ValueError:
@@ -126,8 +133,9 @@ def _non_negative(text: str) -> float:
     return value
 
 
-def _positive(text: str) -> float:
-    value = _non_negative(text)
+def more_than_zero(text: str) -> float:
+    """A number of seconds, more than 0."""
+    value = zero_or_more(text)
     if value == 0:
         raise argparse.ArgumentTypeError("must be more than 0")
     return value

@@ -37,8 +37,15 @@ class MatchSummary:
     decisions: int
     """Actions sent."""
     fallback_decisions: int
-    """Actions sent as a check/call because the player was late, failed or was illegal."""
+    """Actions sent as a check/call because the player failed, chose an illegal action
+    or was late: the sum of the next three."""
     elapsed_s: float
+    failed_decisions: int = 0
+    """Fallbacks because the player raised an exception."""
+    illegal_decisions: int = 0
+    """Fallbacks because the player's action was illegal."""
+    over_budget_decisions: int = 0
+    """Fallbacks because the player was not done within the time budget."""
 
     @property
     def hands_per_second(self) -> float:
@@ -49,12 +56,29 @@ class MatchSummary:
 
         >>> print(MatchSummary(1000, 1250.0, 125.0, 4710, 0, 0.5))
         1000 hands, +1250 chips, +125.00 mbb/g, 4710 decisions (0 fallback), 0.50 s
+        >>> text = str(MatchSummary(10, -75.0, -750.0, 40, 3, 0.5, failed_decisions=2,
+        ...                         over_budget_decisions=1))
+        >>> text[text.index("40 decisions"):]
+        '40 decisions (3 fallback: 2 failed, 1 over budget), 0.50 s'
         """
+        kinds = fallback_kinds(
+            self.failed_decisions, self.illegal_decisions, self.over_budget_decisions
+        )
+        fallbacks = f"{self.fallback_decisions} fallback" + (f": {kinds}" if kinds else "")
         return (
             f"{self.hands} hands, {self.chips:+g} chips, {self.mbb_per_game:+.2f} mbb/g, "
-            f"{self.decisions} decisions ({self.fallback_decisions} fallback), "
-            f"{self.elapsed_s:.2f} s"
+            f"{self.decisions} decisions ({fallbacks}), {self.elapsed_s:.2f} s"
         )
+
+
+def fallback_kinds(failed: int, illegal: int, over_budget: int) -> str:
+    """The kinds of fallback decisions that happened, for people.
+
+    >>> fallback_kinds(2, 0, 1)
+    '2 failed, 1 over budget'
+    """
+    counts = ((failed, "failed"), (illegal, "illegal"), (over_budget, "over budget"))
+    return ", ".join(f"{count:,} {what}" for count, what in counts if count)
 
 
 def mbb_per_game(chips: float, hands: int, game: Game) -> float:
@@ -87,7 +111,7 @@ async def play_match(
     to keep it); other players get copies on their worker thread. ``read_timeout`` bounds
     each wait for the dealer (``None``: unbounded). Raises
     :class:`~acpcbot.errors.AcpcError` subclasses for every way the dealer or the
-    connection can fail.
+    connection can fail, including a dealer that ends the match before its first hand.
     """
     player.begin_match(MatchInfo(game=game, seat=None, name=name))
     decider = make_decider(player, budget_ms)
@@ -106,6 +130,12 @@ async def play_match(
         raise
     finally:
         decider.close()
+        decider.log_troubles()
+    if hands == 0:
+        # No ACPC match has no hands: the dealer gave up (say, another seat never came).
+        raise ConnectionLostError(
+            f"the dealer at {host}:{port} ended the match before the first hand"
+        )
     summary = MatchSummary(
         hands=hands,
         chips=chips,
@@ -113,9 +143,10 @@ async def play_match(
         decisions=decider.decisions,
         fallback_decisions=decider.fallbacks,
         elapsed_s=time.perf_counter() - started,
+        failed_decisions=decider.failed.count,
+        illegal_decisions=decider.illegal.count,
+        over_budget_decisions=decider.over_budget.count,
     )
-    if hands == 0:
-        log.warning("no_hands_played", dealer=f"{host}:{port}")
     log.info("match_over", **_fields(summary))
     return summary
 
@@ -203,5 +234,8 @@ def _fields(summary: MatchSummary) -> dict[str, float]:
         "mbb_per_game": round(summary.mbb_per_game, 3),
         "decisions": summary.decisions,
         "fallback_decisions": summary.fallback_decisions,
+        "failed_decisions": summary.failed_decisions,
+        "illegal_decisions": summary.illegal_decisions,
+        "over_budget_decisions": summary.over_budget_decisions,
         "elapsed_s": round(summary.elapsed_s, 3),
     }

@@ -33,7 +33,11 @@ log = get_logger("client.worker")
 class PlayerWorker:
     """Runs callables on a dedicated daemon thread, first in, first out."""
 
-    def __init__(self, name: str = "player") -> None:
+    def __init__(
+        self, name: str = "player", on_error: Callable[[str, BaseException], None] | None = None
+    ) -> None:
+        self._on_error = on_error if on_error is not None else _log_error
+        """Told of an exception raised by a :meth:`post`-ed call (its name and the error)."""
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name=f"acpcbot-{name}", daemon=True)
         self._thread.start()
@@ -50,7 +54,8 @@ class PlayerWorker:
         return future
 
     def post(self, fn: Callable[..., object], *args: Any) -> None:
-        """Queue ``fn(*args)`` without waiting for it; an exception it raises is logged."""
+        """Queue ``fn(*args)`` without waiting for it; an exception it raises goes to
+        ``on_error`` (by default: logged)."""
         self._jobs.put((None, None, fn, args))
 
     async def drain(self) -> None:
@@ -68,7 +73,7 @@ class PlayerWorker:
                 result = fn(*args)
             except BaseException as exc:  # reported to the loop, or logged
                 if future is None or loop is None:
-                    log.error("player_call_failed", call=_name(fn), exc_info=exc)
+                    self._on_error(_name(fn), exc)
                 else:
                     _deliver(loop, future.set_exception, future, exc)
             else:
@@ -88,6 +93,10 @@ def _deliver(
 
     with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting
         loop.call_soon_threadsafe(settle)
+
+
+def _log_error(call: str, exc: BaseException) -> None:
+    log.error("player_call_failed", call=call, exc_info=exc)
 
 
 def _nothing() -> None:

@@ -10,7 +10,8 @@ with hands of the same size only.
 Importing this package is free: numba is imported by the modules that compile
 (:mod:`.evaluator`, :mod:`.enumeration`, :mod:`.montecarlo`, :mod:`.strength`,
 :mod:`.equity`), and nothing compiles at import time — each kernel is compiled on its first
-call and cached on disk (``NUMBA_CACHE_DIR`` chooses where). :mod:`.combos`,
+call and cached on disk (:mod:`.jitcache` decides where: ``NUMBA_CACHE_DIR``, numba's own
+places, or a private temporary folder on a read-only install). :mod:`.combos`,
 :mod:`.categories` and :mod:`.reference` are plain Python and numpy.
 
 Caching caveat: numba freezes global arrays (the evaluator's tables) into each cached
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from acpcbot.cards import NUM_CARDS, Card
+from acpcbot.cards import NUM_CARDS, Card, shown_cards
 from acpcbot.errors import CardError
 from acpcbot.handeval.categories import Category, category_of
 from acpcbot.handeval.reference import rank_hand_reference
@@ -48,9 +49,9 @@ def rank_hand(cards: Sequence[Card]) -> int:
     """
     global _engine_rank  # noqa: PLW0603 - the engine is loaded on first use only
     if len(cards) == 0 or len(set(cards)) != len(cards):
-        raise CardError(f"a hand needs distinct cards, not {list(cards)}")
+        raise CardError(f"a hand needs distinct cards, not {shown_cards(cards) or 'none'}")
     if min(cards) < 0 or max(cards) >= NUM_CARDS:
-        raise CardError(f"card code out of range in {list(cards)}")
+        raise CardError(f"a hand holds a code that is no card: {shown_cards(cards)}")
     if not 5 <= len(cards) <= 7:
         return rank_hand_reference(cards)
     if _engine_rank is None:

@@ -22,7 +22,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import NUM_CARDS, RANK_CHARS, Card
+from acpcbot.cards import NUM_CARDS, RANK_CHARS, Card, shown_cards
 
 NUM_COMBOS = 1326
 NUM_CLASSES = 169
@@ -46,7 +46,7 @@ __all__ = [
 def combo_index(c1: Card, c2: Card) -> int:
     """Index of the combo of two distinct cards, in either order."""
     if c1 == c2 or not (0 <= c1 < NUM_CARDS and 0 <= c2 < NUM_CARDS):
-        raise ValueError(f"a combo needs two distinct card codes, not {c1} and {c2}")
+        raise ValueError(f"a combo needs two distinct cards, not {shown_cards((c1, c2))}")
     hi, lo = (c1, c2) if c1 > c2 else (c2, c1)
     return hi * (hi - 1) // 2 + lo
 

@@ -14,12 +14,16 @@ import numpy.typing as npt
 from numba import njit
 
 from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, KEY_BASE, cards_state, value_of_key
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def seven_card_histogram() -> IntArray:
     """How many of the 133,784,560 seven-card hands have each value (index 0..7462)."""
     hist = np.zeros(7463, np.int64)
@@ -46,7 +50,7 @@ def seven_card_histogram() -> IntArray:
     return hist
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _score(values: IntArray, counts: FloatArray, weight: float) -> None:
     best = values[0]
     for p in range(1, len(values)):
@@ -59,7 +63,7 @@ def _score(values: IntArray, counts: FloatArray, weight: float) -> None:
             counts[p, winners] += weight
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def deck_without(used: int) -> IntArray:
     """The cards whose bit ``1 << card`` is not set in ``used``, ascending."""
     deck = np.empty(52, np.int64)
@@ -71,7 +75,7 @@ def deck_without(used: int) -> IntArray:
     return deck[:n]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def board_counts(holes: IntArray, board: IntArray, counts: FloatArray, weight: float) -> int:
     """Add ``weight`` to ``counts`` for every completion of ``board`` to five cards among the
     cards not in ``holes`` (``(P, 2)``) or ``board``; returns the number of completions."""
@@ -133,7 +137,7 @@ def board_counts(holes: IntArray, board: IntArray, counts: FloatArray, weight: f
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def range_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
     holes: IntArray,
     seat: int,

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import NUM_CARDS, Card
+from acpcbot.cards import NUM_CARDS, Card, repeated_cards, shown_cards
+from acpcbot.errors import CardError
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
 from acpcbot.handeval.enumeration import board_counts, range_counts
 from acpcbot.handeval.montecarlo import sample_counts
@@ -84,14 +85,16 @@ def _cards(cards: Sequence[Card], what: str, sizes: Sequence[int]) -> npt.NDArra
         )
         raise ValueError(f"{what} needs {allowed} cards, not {len(array)}")
     if len(array) and (array.min() < 0 or array.max() >= NUM_CARDS):
-        raise ValueError(f"{what}: card code out of range in {array.tolist()}")
+        raise CardError(f"{what} holds a code that is no card: {shown_cards(array.tolist())}")
     return array
 
 
 def _check_distinct(*groups: npt.NDArray[np.int64]) -> int:
     cards = np.concatenate(groups) if groups else np.zeros(0, np.int64)
-    if len(set(cards.tolist())) != len(cards):
-        raise ValueError(f"a card is dealt twice among {cards.tolist()}")
+    repeated = repeated_cards(cards.tolist())
+    if repeated:
+        verb = "is" if len(repeated) == 1 else "are"
+        raise CardError(f"{shown_cards(repeated)} {verb} dealt twice (each card is dealt once)")
     return len(cards)
 
 

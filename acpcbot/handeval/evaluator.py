@@ -37,6 +37,10 @@ import numpy.typing as npt
 from numba import int64, njit
 
 from acpcbot.handeval.categories import Category, category_of
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 __all__ = [
     "CARD_BIT",
@@ -209,7 +213,7 @@ TABLE_BYTES = sum(
 """Memory held by the lookup tables."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _slow_value(key: int, bits: int) -> int:
     """Value of a key with a flush or an invalid card (0)."""
     if key & INVALID_BITS:
@@ -227,13 +231,13 @@ def _slow_value(key: int, bits: int) -> int:
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _plain_value(key: int) -> int:
     value: int = int64(RANK_VALUE[LOW_START[key & 0xFFFF] + HIGH_INDEX[(key >> 16) & 0xFFFF]])
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def value_of_key(key: int, bits: int) -> int:
     """Value of a hand from its key (:data:`KEY_BASE` plus the sum of :data:`CARD_KEY` of its
     cards) and the OR of :data:`CARD_BIT` of its cards. For loops that add cards one by one."""
@@ -242,13 +246,13 @@ def value_of_key(key: int, bits: int) -> int:
     return _plain_value(key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def value_with(key: int, bits: int, c0: int, c1: int) -> int:
     """:func:`value_of_key` of a partial hand's key and bits plus two more cards."""
     return value_of_key(key + CARD_KEY[c0] + CARD_KEY[c1], bits | CARD_BIT[c0] | CARD_BIT[c1])
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def cards_state(cards: npt.NDArray[np.int64]) -> tuple[int, int, int]:
     """``(mask, key, bits)`` of some cards: the OR of ``1 << card``, :data:`KEY_BASE` plus
     their keys, and the OR of their bits — the start of a running evaluation."""
@@ -262,7 +266,7 @@ def cards_state(cards: npt.NDArray[np.int64]) -> tuple[int, int, int]:
     return mask, key, bits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _rank5(c0: int, c1: int, c2: int, c3: int, c4: int) -> int:
     key = KEY_BASE + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4]
     if key & SPECIAL_BITS:
@@ -271,7 +275,7 @@ def _rank5(c0: int, c1: int, c2: int, c3: int, c4: int) -> int:
     return _plain_value(key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _rank6(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int) -> int:  # noqa: PLR0917
     key = KEY_BASE + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
     key += CARD_KEY[c4] + CARD_KEY[c5]
@@ -281,7 +285,7 @@ def _rank6(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int) -> int:  # noqa
     return _plain_value(key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _rank7(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:  # noqa: PLR0917
     key = KEY_BASE + CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
     key += CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6]
@@ -291,25 +295,25 @@ def _rank7(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int
     return _plain_value(key)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rank5(c0: int, c1: int, c2: int, c3: int, c4: int) -> int:
     """Value of five distinct cards (0 if a code is 52..255)."""
     return _rank5(c0, c1, c2, c3, c4)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rank6(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int) -> int:  # noqa: PLR0917
     """Value of the best five of six distinct cards (0 if a code is 52..255)."""
     return _rank6(c0, c1, c2, c3, c4, c5)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rank7(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:  # noqa: PLR0917
     """Value of the best five of seven distinct cards (0 if a code is 52..255)."""
     return _rank7(c0, c1, c2, c3, c4, c5, c6)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _rank_flat(flat: npt.NDArray[np.uint8], k: int, out: npt.NDArray[np.int32]) -> int:
     """Values of ``len(out)`` hands of ``k`` cards stored row after row; returns how many
     hands held a code above 51. One loop per k keeps the row offsets constant."""

@@ -20,6 +20,10 @@ from numba import int64, njit, uint64
 
 from acpcbot.handeval.enumeration import _score, deck_without
 from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, cards_state, value_of_key
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -30,7 +34,7 @@ _MIX2 = uint64(0x94D049BB133111EB)
 _LOW32 = uint64(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """The next (state, output) of SplitMix64."""
     state = uint64(state) + _GOLDEN
@@ -40,19 +44,19 @@ def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def low_index(z: np.uint64, n: int) -> np.int64:
     """An index below ``n`` from the low 32 bits of ``z``."""
     return int64((uint64(z) & _LOW32) * uint64(n) >> uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def high_index(z: np.uint64, n: int) -> np.int64:
     """An index below ``n`` from the high 32 bits of ``z``."""
     return int64((uint64(z) >> uint64(32)) * uint64(n) >> uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def alias_table(weights: FloatArray) -> tuple[FloatArray, IntArray]:
     """Walker's alias table (Vose's construction) of non-negative weights, not all zero."""
     n = len(weights)
@@ -87,7 +91,7 @@ def alias_table(weights: FloatArray) -> tuple[FloatArray, IntArray]:
     return result
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _shuffle_one(deck: IntArray, i: int, index: np.int64) -> int:
     """Swap ``deck[i + index]`` to position ``i`` and return it (one Fisher-Yates step)."""
     card: int = deck[i + index]
@@ -96,7 +100,7 @@ def _shuffle_one(deck: IntArray, i: int, index: np.int64) -> int:
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _shuffle_front(
     state: np.uint64, deck: IntArray, drawn: IntArray, b: int, draws: int
 ) -> np.uint64:
@@ -112,7 +116,7 @@ def _shuffle_front(
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _add_cards(  # noqa: PLR0917  (numba kernels take positional arguments)
     key: int, bits: int, drawn: IntArray, b: int, start: int, stop: int
 ) -> tuple[int, int]:
@@ -122,7 +126,7 @@ def _add_cards(  # noqa: PLR0917  (numba kernels take positional arguments)
     return key, bits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _hole(key: int, bits: int, slot: int, drawn: IntArray, b: int) -> tuple[int, int]:
     """A player's hole key and bits: fixed, or drawn at ``drawn[b, slot:slot + 2]``."""
     if slot < 0:
@@ -131,7 +135,7 @@ def _hole(key: int, bits: int, slot: int, drawn: IntArray, b: int) -> tuple[int,
     return CARD_KEY[c0] + CARD_KEY[c1], CARD_BIT[c0] | CARD_BIT[c1]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _draw_weighted(  # noqa: PLR0917  (numba kernels take positional arguments)
     state: np.uint64,
     threshold: IntArray,
@@ -174,7 +178,7 @@ def _draw_weighted(  # noqa: PLR0917  (numba kernels take positional arguments)
     return state
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def sample_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
     holes: IntArray,
     board: IntArray,

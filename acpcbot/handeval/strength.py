@@ -12,7 +12,11 @@ from numba import njit, uint64
 
 from acpcbot.handeval.enumeration import deck_without
 from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, cards_state, value_with
+from acpcbot.handeval.jitcache import cache_enabled
 from acpcbot.handeval.montecarlo import low_index, splitmix64
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -20,7 +24,7 @@ FloatArray = npt.NDArray[np.float64]
 AHEAD, TIED, BEHIND = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _standing(
     hero: IntArray, board: IntArray, weights: FloatArray, combo_cards: IntArray
 ) -> tuple[IntArray, FloatArray]:
@@ -41,7 +45,7 @@ def _standing(
     return standing, totals
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _river_tally(  # noqa: PLR0917  (numba kernels take positional arguments)
     hero: IntArray,
     key: int,
@@ -79,7 +83,7 @@ def _river_tally(  # noqa: PLR0917  (numba kernels take positional arguments)
     return score, total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def runout_statistics(  # noqa: PLR0917  (numba kernels take positional arguments)
     hero: IntArray,
     board: IntArray,
@@ -151,7 +155,7 @@ def runout_statistics(  # noqa: PLR0917  (numba kernels take positional argument
     return now, transitions, moments
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _add_moments(moments: FloatArray, score: float, total: float) -> None:
     if total > 0.0:
         hs = score / total

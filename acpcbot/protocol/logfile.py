@@ -38,6 +38,16 @@ _HEADER_RE = re.compile(
 """The header's first line; the game file's name may hold spaces, the match name not."""
 
 
+def _is_whole_number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` alone takes ``²``, which ``int`` refuses), and no
+    more than a 64-bit number has.
+
+    >>> _is_whole_number("600000"), _is_whole_number("²"), _is_whole_number("9" * 21)
+    (True, False, False)
+    """
+    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()
+
+
 _WHOLE_NUMBERS = {float(n): str(n) for n in range(-1000, 1001)}
 """The text of the small whole numbers that most values are (a dict look-up is the
 fastest path; ``-0.0`` finds ``0.0``'s entry, as it should)."""
@@ -158,7 +168,7 @@ def parse_state_line(text: str, game: Game | None = None) -> StateRecord:
     if len(fields) != 6:
         raise MatchStateError(f"STATE needs 6 fields: {text[:120]!r}")
     _, hand_text, betting_text, cards, values_text, names_text = fields
-    if not _is_count(hand_text):
+    if not _is_whole_number(hand_text):
         raise MatchStateError(f"bad hand number in {text[:120]!r}")
     betting = parse_betting(betting_text)
     names = tuple(names_text.split("|"))
@@ -186,7 +196,7 @@ def parse_state_outcome(text: str) -> tuple[int, tuple[float, ...], tuple[str, .
     (3, (40.0, -40.0), ('Bob', 'Alice'))
     """
     fields = text.split(":")
-    if len(fields) != 6 or fields[0] != "STATE" or not _is_count(fields[1]):
+    if len(fields) != 6 or fields[0] != "STATE" or not _is_whole_number(fields[1]):
         raise MatchStateError(f"not a STATE line: {text[:120]!r}")
     values = tuple(_parse_number(v, text) for v in fields[4].split("|"))
     names = tuple(fields[5].split("|"))
@@ -233,7 +243,7 @@ def parse_header(lines: Sequence[str]) -> LogHeader:
 
     def option(line: str, name: str) -> int:
         value = line.removeprefix(f"#--{name} ").strip()
-        if value == line or not _is_count(value):
+        if value == line or not _is_whole_number(value):
             raise MatchStateError(f"bad log header line: {line[:120]!r}")
         return int(value)
 
@@ -246,11 +256,6 @@ def parse_header(lines: Sequence[str]) -> LogHeader:
         t_hand=option(lines[2], "t_hand"),
         t_per_hand=option(lines[3], "t_per_hand"),
     )
-
-
-def _is_count(text: str) -> bool:
-    """ASCII digits, not too many (``str.isdigit`` also takes ``²`` and other digits)."""
-    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()
 
 
 def record_of(

@@ -22,6 +22,10 @@ from numba import njit
 
 from acpcbot.handeval.combos import COMBO_CARDS, class_combos
 from acpcbot.handeval.enumeration import board_counts, deck_without
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 _PERMUTATIONS = tuple(itertools.permutations(range(4)))
 CONNECT_FEATURES = ("pair_or_better", "two_overcards", "flush_draw", "straight_draw", "any")
@@ -62,14 +66,14 @@ def class_matchup(i: int, j: int) -> float:
 _NO_BOARD = np.zeros(0, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _straight_window(ranks: int) -> bool:
     """Whether a 13-bit rank mask holds five consecutive ranks (the wheel included)."""
     wheel = ranks << 1 | (ranks >> 12) & 1  # bit 0 is the ace below the deuce
     return (wheel & (wheel >> 1) & (wheel >> 2) & (wheel >> 3) & (wheel >> 4)) != 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def flop_connect_counts(c0: int, c1: int) -> npt.NDArray[np.int64]:
     """Over every flop that misses the two hole cards, how many give each feature of
     :data:`CONNECT_FEATURES` (and the number of flops last).

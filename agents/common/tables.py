@@ -28,15 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.handeval.combos import NUM_CLASSES
+from acpcbot.handeval.combos import CLASS_SIZES, NUM_CLASSES, NUM_COMBOS
+from agents.common.manifest import DATA_DIR
 from agents.common.ranges import RANGE_GRID, range_weights
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -64,6 +63,17 @@ def preflop_ranking() -> tuple[int, ...]:
     """The 169 classes by equity against a random hand, best first."""
     equity = preflop_equity()
     return tuple(int(k) for k in np.lexsort((np.arange(NUM_CLASSES), -equity)))
+
+
+@cache
+def class_top_share() -> FloatArray:
+    """Each class's place in the ranking as a share of all combos: the share of combos in
+    classes ranked at least as high as it (AA about 0.0045, the worst class 1)."""
+    ranking = np.array(preflop_ranking())
+    share = np.empty(NUM_CLASSES)
+    share[ranking] = np.cumsum(CLASS_SIZES[ranking]) / NUM_COMBOS
+    share.setflags(write=False)
+    return share
 
 
 def preflop_buckets() -> IntArray:

@@ -88,6 +88,12 @@ class Dpp(StrategyAgent):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
 
+    def begin_match(self, info: MatchInfo) -> None:
+        # The game first: a cold cache would compile for seconds before saying it is wrong.
+        if packaged_strategy(self.STRATEGY_FILE).game != info.game:
+            raise StrategyFileError(f"{self.name}: its strategy is for another game")
+        super().begin_match(info)
+
     def load(self) -> tuple[Strategy, Bucketer]:
         return packaged(self.STRATEGY_FILE)
 
@@ -100,13 +106,22 @@ class DppCoarse(Dpp):
 
 
 @cache
-def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
-    """A strategy shipped in ``agents/data`` and its bucket function (loaded once)."""
-    from agents.dpp.abstraction import HoldemBuckets
-
+def packaged_strategy(file_name: str) -> Strategy:
+    """A strategy shipped in ``agents/data`` (loaded once)."""
     data = resources.files("agents").joinpath("data").joinpath(file_name)
     with data.open("rb") as stream:
-        strategy = Strategy.load(stream)
+        return Strategy.load(stream)
+
+
+@cache
+def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
+    """A strategy shipped in ``agents/data`` and its bucket function, its kernels compiled
+    (once per process)."""
+    from acpcbot.handeval.jitcache import compiling
+    from agents.dpp.abstraction import HoldemBuckets
+
+    strategy = packaged_strategy(file_name)
     buckets = HoldemBuckets.for_strategy(strategy)
-    buckets.warm_up()
+    with compiling("dpp's hand-strength kernels"):
+        buckets.warm_up()
     return strategy, buckets

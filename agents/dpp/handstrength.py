@@ -24,6 +24,10 @@ from numba import njit
 
 from acpcbot.handeval.combos import COMBO_CARDS
 from acpcbot.handeval.evaluator import rank7
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 NUM_COMBOS = 1326
 RIVER_OPPONENTS = 990
@@ -31,7 +35,7 @@ RIVER_OPPONENTS = 990
 MAX_RIVER_VALUE = 2 * RIVER_OPPONENTS
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _mask(cards):  # type: ignore[no-untyped-def]
     used = 0
     for c in cards:
@@ -39,7 +43,7 @@ def _mask(cards):  # type: ignore[no-untyped-def]
     return used
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def card_pairs(used):  # type: ignore[no-untyped-def]
     """Every unordered pair of cards outside the bit mask ``used`` (at least 3 cards used):
     opponent holes, or (turn, river) runouts."""
@@ -56,7 +60,7 @@ def card_pairs(used):  # type: ignore[no-untyped-def]
     return pairs[:n]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def river_value(h0, h1, board):  # type: ignore[no-untyped-def]
     """``2 * wins + ties`` of hole ``h0 h1`` on the five-card ``board``."""
     b0, b1, b2, b3, b4 = board[0], board[1], board[2], board[3], board[4]
@@ -71,7 +75,7 @@ def river_value(h0, h1, board):  # type: ignore[no-untyped-def]
     return value
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def turn_value(h0, h1, board):  # type: ignore[no-untyped-def]
     """Sum over river cards of :func:`river_value` squared; ``board`` has four cards."""
     used = _mask(board) | (1 << h0) | (1 << h1)
@@ -87,7 +91,7 @@ def turn_value(h0, h1, board):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def flop_value(h0, h1, board):  # type: ignore[no-untyped-def]
     """Sum over ordered (turn, river) pairs of :func:`river_value` squared (slow: for
     checks; agents read flop buckets from a table)."""
@@ -102,7 +106,7 @@ def flop_value(h0, h1, board):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def board_river_values(board, values, ranks):  # type: ignore[no-untyped-def]
     """:func:`river_value` of every combo on the five-card ``board`` at once.
 

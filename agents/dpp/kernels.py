@@ -18,6 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
+
 DECISION = 0
 FOLD = 1
 SHOWDOWN = 2
@@ -28,7 +33,7 @@ BEST_RESPONSE = 1
 UPDATE = 2
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def regret_matching(regrets, legal, probs):  # type: ignore[no-untyped-def]
     """Strategy proportional to positive regret, uniform over legal actions when none."""
     for row in range(regrets.shape[0]):
@@ -48,7 +53,7 @@ def regret_matching(regrets, legal, probs):  # type: ignore[no-untyped-def]
                 probs[row, a] = 1.0 / count
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def forward(tree, chance, probs, reach):  # type: ignore[no-untyped-def]
     """Both players' reach at every node (``reach[node, position, bucket]``)."""
     kind, player, round_, children, base, _ = tree
@@ -86,7 +91,7 @@ def forward(tree, chance, probs, reach):  # type: ignore[no-untyped-def]
                         reach[c, p, j] += weight * transitions[r, i, j]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def leaf_value(n, position, tree, chance, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Values for ``position`` at leaf ``n``, given the opponent's reach there."""
     kind, _, round_, _, _, payoff = tree
@@ -118,14 +123,14 @@ def leaf_value(n, position, tree, chance, reach, value):  # type: ignore[no-unty
             value[n, i] = u * acc
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def leaf_values(position, tree, chance, terminals, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """:func:`leaf_value` at every leaf, on all cores (for large abstractions)."""
     for t in prange(terminals.shape[0]):
         leaf_value(terminals[t], position, tree, chance, reach, value)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def leaf_values_serial(position, tree, chance, terminals, reach, value):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """:func:`leaf_value` at every leaf on one core: small games, where starting threads
     costs more than it saves."""
@@ -133,7 +138,7 @@ def leaf_values_serial(position, tree, chance, terminals, reach, value):  # type
         leaf_value(terminals[t], position, tree, chance, reach, value)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def backward(mode, position, tree, chance, probs, work, learning, weight):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Fold leaf values up the tree for ``position``; with :data:`UPDATE`, also do CFR+.
 
@@ -193,7 +198,7 @@ def backward(mode, position, tree, chance, probs, work, learning, weight):  # ty
                 value[n, i] = acc
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def root_value(chance, value):  # type: ignore[no-untyped-def]
     """Expected value at the root: bucket values weighted by round-0 chance."""
     sizes, initial, _, _, _, _ = chance

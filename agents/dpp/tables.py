@@ -27,6 +27,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
+from acpcbot.handeval.jitcache import cache_enabled
 from agents.dpp.handstrength import (
     MAX_RIVER_VALUE,
     NUM_COMBOS,
@@ -34,6 +35,9 @@ from agents.dpp.handstrength import (
     card_pairs,
 )
 from agents.dpp.isomorphism import CanonicalFlops, canonical_boards
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 LEVELS = 256
 """Percentile levels per postflop round."""
@@ -143,7 +147,7 @@ def _chunks() -> int:
     return int(4 * get_num_threads())
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _mark_live_turns(boards, live):  # type: ignore[no-untyped-def]
     """``live[flop, turn, combo]``: the combo meets neither the flop nor the turn."""
     for f in range(boards.shape[0]):
@@ -157,7 +161,7 @@ def _mark_live_turns(boards, live):  # type: ignore[no-untyped-def]
                     live[f, t, k] = True
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def _river_histogram(boards, weights, chunks):  # type: ignore[no-untyped-def]
     histogram = np.zeros((chunks, MAX_RIVER_VALUE + 1), dtype=np.int64)
     for chunk in prange(chunks):
@@ -171,7 +175,7 @@ def _river_histogram(boards, weights, chunks):  # type: ignore[no-untyped-def]
     return histogram
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def _showdown(boards, weights, river_level, chunks):  # type: ignore[no-untyped-def]
     total = np.zeros((chunks, LEVELS, LEVELS), dtype=np.int64)
     count = np.zeros((chunks, LEVELS, LEVELS), dtype=np.int64)
@@ -204,7 +208,7 @@ def _showdown(boards, weights, river_level, chunks):  # type: ignore[no-untyped-
     return total, count
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def _flop_turn_values(flops, flop_values, turn_values):  # type: ignore[no-untyped-def]
     for f in prange(flops.shape[0]):
         used = (1 << flops[f, 0]) | (1 << flops[f, 1]) | (1 << flops[f, 2])
@@ -232,7 +236,7 @@ def _flop_turn_values(flops, flop_values, turn_values):  # type: ignore[no-untyp
             flop_values[f, k] = total
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def _transitions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     flops,
     flop_weights,

@@ -43,6 +43,7 @@ from agents.plicas.riversearch import RiverSpot, river_values
 from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
+from agents.plicas.warmup import warm_up
 from agents.plicas.weights import RangeWeights, board_ranking
 from agents.triple import Triple
 
@@ -81,6 +82,7 @@ class Plicas(Agent):
         self._own_range = (-1, self.config.static_range)
         self._hand_number = -1
         self._learned = PRIOR
+        warm_up(game)  # compile every kernel now, before the dealer's clock runs
 
     def observe(self, state: MatchState, betting: BettingView) -> None:
         if state.hand_number != self._hand_number:

@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
+from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
 from agents.common import tables
 from agents.common.ranges import RANGE_GRID
 
@@ -62,9 +62,6 @@ class PlicasTables:
         position = np.empty(NUM_CLASSES, dtype=np.int64)
         position[ranking] = np.arange(NUM_CLASSES)
         class_score = NUM_CLASSES - 1 - position
-        cumulative = np.cumsum(CLASS_SIZES[ranking]) / NUM_COMBOS
-        top_share = np.empty(NUM_CLASSES)
-        top_share[ranking] = cumulative
         first, second = np.asarray(COMBO_CARDS).T
         with_card = np.array([np.flatnonzero((first == c) | (second == c)) for c in range(52)])
         return PlicasTables(
@@ -73,7 +70,7 @@ class PlicasTables:
             combo_order=np.argsort(class_score[COMBO_CLASS]),
             combos_with_card=with_card,
             class_bucket=tables.preflop_buckets(),
-            class_top_share=top_share,
+            class_top_share=tables.class_top_share(),
             class_equity=tables.class_equity_matrix(),
             class_vs_random=tables.preflop_equity(),
             range_grid=np.asarray(RANGE_GRID, dtype=np.float64),

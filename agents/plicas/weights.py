@@ -27,9 +27,13 @@ from acpcbot.actions import ActionType
 from acpcbot.cards import Card
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
 from acpcbot.handeval.evaluator import rank5, rank6, rank7
+from acpcbot.handeval.jitcache import cache_enabled
 from agents.plicas.calibration import Calibration
 from agents.plicas.model import OpponentAction, OpponentProfile
 from agents.plicas.tables import PlicasTables
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -44,7 +48,7 @@ SOFTNESS = 0.1
 """Width (in range percentile) of the edges between the fold, call and raise regions."""
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def holding_values(board: IntArray, combos: IntArray) -> IntArray:  # pragma: no cover - numba
     """Value of every combo with the 3-5 board cards; 0 for combos that use a board card."""
     out = np.zeros(len(combos), dtype=np.int64)
@@ -65,7 +69,7 @@ def holding_values(board: IntArray, combos: IntArray) -> IntArray:  # pragma: no
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def holding_potentials(board: IntArray, combos: IntArray) -> FloatArray:  # pragma: no cover
     """Every combo's chance to improve on the cards to come (flop or turn board): a flush
     draw (9 outs), an open-ended straight draw (8) or a gutshot (4), counted together up to
@@ -132,7 +136,7 @@ def percentiles(values: npt.NDArray[Any], weights: FloatArray) -> FloatArray:
     return ordered_percentiles(np.argsort(values), values, weights)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def ordered_percentiles(
     order: IntArray, values: npt.NDArray[Any], weights: FloatArray
 ) -> FloatArray:  # pragma: no cover - numba

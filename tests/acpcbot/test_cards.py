@@ -50,3 +50,18 @@ def test_bad_card_strings_are_rejected(bad: str) -> None:
 def test_out_of_range_code() -> None:
     with pytest.raises(CardError):
         card_text(52)
+
+
+def test_messages_name_cards_as_cards() -> None:
+    from acpcbot.handeval import rank_hand
+    from acpcbot.handeval.combos import combo_index
+    from acpcbot.handeval.equity import equity
+
+    with pytest.raises(CardError, match=r"not As As Kd Qh Jc$"):
+        rank_hand(parse_cards("AsAsKdQhJc"))
+    with pytest.raises(CardError, match=r"no card: 2s 60 \(not a card code"):
+        rank_hand([3, 60, 7, 8, 9])
+    with pytest.raises(ValueError, match=r"not Ah Ah$"):
+        combo_index(50, 50)
+    with pytest.raises(CardError, match=r"^Ah is dealt twice"):
+        equity([parse_cards("AhKh"), parse_cards("AhQd")])

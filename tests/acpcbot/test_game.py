@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -85,7 +87,12 @@ def test_keys_are_case_insensitive_and_equals_is_optional() -> None:
         ("numRanks = ", "no value"),
         ("numPlayers = 2 3", "at most 1"),
         ("limit please", "unexpected text"),
+        ("blind = 1-2", "malformed value"),  # was a ValueError traceback
+        ("numRanks = \u0663", "malformed value"),  # an Arabic-Indic 3: not a digit here
+        ("blind = 99999999999 1", "'blind' beyond 2147483647"),
+        ("blind = " + "9" * 5000, "'blind' beyond 2147483647"),  # was int()'s ValueError
     ],
+    ids=lambda value: str(value)[:24],
 )
 def test_unknown_or_malformed_lines_name_the_line(line: str, message: str) -> None:
     text = MINIMAL.replace("numSuits = 4\n", f"numSuits = 4\n{line}\n")
@@ -109,6 +116,29 @@ def test_invalid_definitions_are_rejected(old: str, new: str, message: str) -> N
         parse_game(MINIMAL.replace(old, new))
 
 
+def test_a_long_run_of_digits_is_refused_at_once() -> None:
+    """The values pattern once nested a repeat: 26 digits and a stray letter took seconds,
+    40 took hours (a game file named by a log's header could stall ``acpcbot results``)."""
+    started = time.perf_counter()
+    with pytest.raises(GameDefinitionError, match="malformed value"):
+        parse_game(MINIMAL.replace("blind = 2 1", "blind = " + "1" * 26 + "x"))
+    assert time.perf_counter() - started < 0.5
+
+
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(GameDefinitionError, match="cannot read game file"):
+    with pytest.raises(GameDefinitionError, match="nope.game: no such file"):
         load_game(tmp_path / "nope.game")
+
+
+def test_a_game_path_that_is_no_game_file_is_refused_unread(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.game"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    huge = tmp_path / "huge.game"
+    huge.write_bytes(b"#" * (1 << 20))
+    for path, why in (
+        ("/dev/zero", "not a regular file"),  # would never end
+        (str(fifo), "not a regular file"),
+        (str(huge), "larger than 64 KB"),
+    ):
+        with pytest.raises(GameDefinitionError, match=why):
+            load_game(path)

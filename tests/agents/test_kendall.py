@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from acpcbot.game import Game
+from acpcbot.errors import UnsupportedGameError
+from acpcbot.game import Game, load_game
 from acpcbot.player import MatchInfo
 from acpcbot.protocol.matchstate import decode_match_state
 from agents.kendall import (
@@ -74,3 +77,15 @@ def test_agents_play_legal_seeded_actions(limit_game: Game, name: str) -> None:
             actions.append(str(action))
         runs.append(actions)
     assert runs[0] == runs[1]  # every choice comes from the agent's seed
+
+
+@pytest.mark.parametrize(
+    "game_file", ["leduc.limit.2p.game", "holdem.nolimit.2p.reverse_blinds.game"]
+)
+def test_a_game_other_than_heads_up_limit_holdem_is_refused_at_the_start(
+    vectors: Path, game_file: str
+) -> None:
+    # Before: Leduc failed at the first decision (class_of() of one hole card).
+    game = load_game(str(vectors / "games" / game_file))
+    with pytest.raises(UnsupportedGameError, match="tight-passive plays heads-up limit hold'em"):
+        create_agent("tight-passive").begin_match(MatchInfo(game))

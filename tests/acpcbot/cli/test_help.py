@@ -32,3 +32,31 @@ def test_help_of_the_installed_script_lists_every_subcommand() -> None:
     assert done.returncode == 0, done.stderr
     assert "95% CI" in done.stdout  # a help text with a percent sign survives argparse
     assert "Traceback" not in done.stderr
+
+
+def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
+    """``acpcbot agents | head -0``: the pipe's reader is gone before anything is written."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from acpcbot.cli import main; sys.exit(main())",
+                "agents",
+            ],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert done.returncode == 1

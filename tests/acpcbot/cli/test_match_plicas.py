@@ -32,5 +32,5 @@ def test_plicas_plays_over_tcp_through_the_client(
 
 def test_bad_options_are_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "plicas:dprc=maybe", "always-call", "--out", str(tmp_path / "x")]) == 1
-    assert "expected on/off" in capsys.readouterr().err
+    assert "PLICAS option dprc=maybe: dprc is on or off" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()

@@ -182,3 +182,54 @@ def test_a_nolimit_match_by_bundled_game_name(
         _, hand = decode_match_state(state_text, nolimit_game)
         (action,) = parse_betting(action_text)[0]
         assert hand.is_legal(action), answer
+
+
+def test_a_dealer_that_gives_up_before_the_first_hand_is_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The reference dealer does this when another seat never connects: it reads our
+    # VERSION line and closes the connection.
+    with serving_in_thread(_dealer_sending(b"", then_close=True)) as port:
+        status = main([*_play_args(port), "--json"])
+    captured = capsys.readouterr()
+    assert status == 1 and captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        f"acpcbot: error: the dealer at 127.0.0.1:{port} ended the match before the first hand"
+    )
+
+
+def test_the_json_summary_names_the_agent_and_the_dealer(
+    vectors: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / HASH_RAISER, 1))
+    with serving_in_thread(dealer.handle) as port:
+        status = main([*_play_args(port), "--seed", "3", "--json"])
+    assert status == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["agent"] == "hash" and summary["seed"] == 3
+    assert summary["dealer"] == f"127.0.0.1:{port}" and summary["hands"] == 50
+    assert summary["failed_decisions"] == summary["illegal_decisions"] == 0
+    assert summary["over_budget_decisions"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--connect-timeout", "x"], "argument --connect-timeout: not a number: 'x'"),
+        (["--budget-ms", "-1"], "argument --budget-ms: must be 0 or more: '-1'"),
+        (["--connect-timeout", "0"], "argument --connect-timeout: must be more than 0"),
+    ],
+)
+def test_bad_numbers_are_named_by_their_option(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "127.0.0.1", "1", "--agent", "hash", *args])
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(message)
+
+
+def test_a_port_in_other_digits_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "127.0.0.1", "8²", "--agent", "hash"])
+    assert capsys.readouterr().err.splitlines()[-1].endswith("not a TCP port: '8²'")

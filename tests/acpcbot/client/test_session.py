@@ -200,20 +200,38 @@ async def test_illegal_actions_are_replaced_by_a_call(match_dir: Path, limit_gam
     agent = FoldsInsteadOfChecking()
     with capture_logs() as logs:
         summary = await _play(dealer, agent, limit_game)
+    # The first one in full, then a count at the 10th (not a line each: no flood).
     replaced = [entry for entry in logs if entry["event"] == "illegal_action_replaced"]
-    assert len(replaced) == agent.illegal
+    assert len(replaced) == 1
     assert replaced[0]["reason"] == "fold when not facing a bet" and replaced[0]["sent"] == "c"
+    again = [entry for entry in logs if entry["event"] == "illegal_action_replaced_again"]
+    assert [entry["times"] for entry in again] == [10]
     assert bytes(dealer.received) == script.from_player
-    assert summary.fallback_decisions == agent.illegal > 0
+    assert summary.fallback_decisions == summary.illegal_decisions == agent.illegal > 10
+    assert summary.failed_decisions == summary.over_budget_decisions == 0
+    (final,) = [entry for entry in logs if entry["event"] == "fallback_decisions"]
+    assert final["illegal"] == agent.illegal and final["failed"] == 0
 
 
-async def test_a_failing_agent_still_answers_legally(match_dir: Path, limit_game: Game) -> None:
-    script = _script(match_dir, 1).first_hands(3)
+async def test_a_failing_agent_still_answers_legally_and_is_logged_once(
+    match_dir: Path, limit_game: Game
+) -> None:
+    script = _script(match_dir, 1).first_hands(5)
     dealer = ReplayDealer(script)
-    summary = await _play(dealer, Crashes(), limit_game, budget_ms=1000)
+    with capture_logs() as logs:
+        summary = await _play(dealer, Crashes(), limit_game, budget_ms=1000)
     answers = bytes(dealer.received).split(b"\r\n")[1:-1]
-    assert answers and all(answer.endswith(b":c") for answer in answers)
+    assert len(answers) > 10 and all(answer.endswith(b":c") for answer in answers)
     assert summary.fallback_decisions == summary.decisions == len(answers)
+    assert summary.failed_decisions == len(answers) and summary.illegal_decisions == 0
+    events = [entry["event"] for entry in logs]
+    # once with the traceback, again as a count at the 10th, and one line at the end
+    (first,) = [entry for entry in logs if entry["event"] == "agent_failed"]
+    assert isinstance(first["exc_info"], RuntimeError)
+    assert events.count("agent_failed_again") == 1
+    (final,) = [entry for entry in logs if entry["event"] == "fallback_decisions"]
+    assert final["failed"] == len(answers)
+    assert "failed" in str(summary) and f"{len(answers)} failed" in str(summary)
 
 
 async def test_connection_refused(limit_game: Game) -> None:

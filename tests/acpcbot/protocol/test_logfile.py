@@ -77,11 +77,41 @@ def test_whole_numbers_print_as_by_the_general_path() -> None:
         "STATE:x:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|10:A|B",
         "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|ten:A|B",
         "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10:A|B",
+        "STATE:\xb2:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-10|10:A|B",  # a digit to isdigit, not int
+        "STATE:0:cc/cc/cc/cc:8s2h|Kd5c/7hAdTd/4s/Kc:-\u0661\u0660|10:A|B",  # Arabic-Indic 10
     ],
 )
 def test_bad_state_lines(line: str) -> None:
     with pytest.raises(MatchStateError):
         parse_state_line(line)
+    if line.count(":") == 5:
+        from acpcbot.protocol.logfile import parse_state_outcome
+
+        with pytest.raises(MatchStateError):
+            parse_state_outcome(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        (1, "#--t_response \xb2"),
+        (1, "#--t_response 9999999999999999999999"),
+        (0, "# name/game/hands/seed m g \xb2 42"),
+        (0, "# name/game/hands/seed m g 1_000 42"),
+        (0, "# name/game/hands/seed m g 1000 " + "9" * 5000),
+    ],
+)
+def test_bad_header_lines(line: int, value: str) -> None:
+    lines = [
+        "# name/game/hands/seed m g 1000 42",
+        "#--t_response 600000",
+        "#--t_hand 600000",
+        "#--t_per_hand 7000",
+    ]
+    assert parse_header(lines).seed == 42
+    lines[line] = value
+    with pytest.raises(MatchStateError, match="bad log header line"):
+        parse_header(lines)
 
 
 def test_bad_score_line() -> None:

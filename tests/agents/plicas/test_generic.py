@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
-from importlib import resources
 
 import numpy as np
 import pytest
@@ -13,7 +11,6 @@ from acpcbot.actions import ActionType
 from acpcbot.game import Game
 from agents.plicas.calibration import Calibration
 from agents.plicas.generic import (
-    GENERIC_FILE,
     generic_opponent,
     load,
     pooled,
@@ -23,7 +20,6 @@ from agents.plicas.generic import (
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel
 from tests.agents.plicas.test_model import feed, finish
 
-DATA = resources.files("agents").joinpath("data")
 FLOP_BET = OpponentAction(1, 0, True, 1, ActionType.RAISE, ())
 
 
@@ -59,13 +55,6 @@ def test_save_and_load_keep_what_was_learned(limit_game: Game) -> None:
     assert frozen.calibration.observations(FLOP_BET) == 2
     with pytest.raises(ValueError, match="read-only"):
         frozen.calibration.record(FLOP_BET, 0.5)
-
-
-def test_the_shipped_file_matches_its_checksum() -> None:
-    lines = DATA.joinpath("SHA256SUMS").read_text().splitlines()
-    manifest = {name: digest for digest, name in (line.split() for line in lines)}
-    digest = hashlib.sha256(DATA.joinpath(GENERIC_FILE).read_bytes()).hexdigest()
-    assert manifest[GENERIC_FILE] == digest
 
 
 def test_the_shipped_opponent_is_a_sound_player_learned_from_many_hands() -> None:

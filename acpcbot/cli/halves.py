@@ -1,0 +1,226 @@
+"""Playing a match's halves: one after the other here, or side by side in processes.
+
+The halves of a duplicate match are independent, so each may run in a process of its own
+(forked, so that what this process loaded, tables and compiled code, is shared). Each
+reports its progress now and then through a queue, and its :class:`HalfOutcome` when it
+ends; the process that runs the match sums the reports into one progress line and may
+stop every half after its current hand through a shared flag. Either way the halves play
+exactly the same hands: the logs are byte-identical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import queue
+import signal
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from multiprocessing.context import ForkContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
+from pathlib import Path
+from typing import Any, Protocol
+
+from acpcbot.game import Game
+from acpcbot.player import Player
+from agents.registry import create_agent
+from dealer.duplicate import DuplicatePlan, HalfOutcome, StopHalf, play_half
+from dealer.progress import Progress
+
+__all__ = ["AfterHalf", "HalfJob", "Halves"]
+
+AfterHalf = Callable[[int, Sequence[Player]], Any]
+"""Called in the process that played a half, with the half (0 or 1) and its players in
+agent order (A, B), after the half finished; what it returns is collected (it must pickle
+when halves run in processes)."""
+
+_REPORT_EVERY = 64
+"""Hands between a half's looks at the clock for a progress report."""
+_REPORT_INTERVAL_S = 0.2
+"""Least time between two progress reports of a half running in a process."""
+
+
+def _process_context() -> ForkContext | SpawnContext:
+    """Forking shares what this process loaded (tables, compiled code) with the halves."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+class _StopFlag(Protocol):
+    value: bool
+
+
+@dataclass(frozen=True)
+class HalfJob:
+    """What playing any half of a match takes (sent to the halves' processes)."""
+
+    specs: tuple[str, str]
+    """The agents' specs (A, B)."""
+    plan: DuplicatePlan
+    game: Game
+    out: Path
+    stop_flag: _StopFlag
+    """Set (by the process that runs the match) to stop every half after its hand."""
+    after_half: AfterHalf | None
+
+    def play(self, half: int, report: Callable[[int, int, float], None]) -> tuple[HalfOutcome, Any]:
+        """Play ``half`` here, telling ``report`` (half, hands, chips) now and then; the
+        outcome and what ``after_half`` made of the players."""
+        players: list[Player] = []
+        specs = self.specs
+        stop_flag = self.stop_flag
+        hands_per_half = self.plan.hands
+
+        def make_player(which: int, seed: int) -> Player:
+            player = create_agent(specs[which], seed)
+            players.append(player)
+            return player
+
+        def on_hand(hands: int, chips: float) -> None:
+            if stop_flag.value:
+                raise StopHalf
+            if hands % _REPORT_EVERY == 0 or hands == hands_per_half:
+                report(half, hands, chips)
+
+        outcome = play_half(self.plan, half, self.game, self.out, make_player, on_hand=on_hand)
+        collected = None
+        if self.after_half is not None and outcome.finished:
+            in_seats = self.plan.seats(half)
+            collected = self.after_half(half, [players[in_seats.index(i)] for i in (0, 1)])
+        return outcome, collected
+
+
+class Halves:
+    """Plays a match's halves (here, or in processes) and keeps what they came to."""
+
+    def __init__(
+        self,
+        specs: tuple[str, str],
+        plan: DuplicatePlan,
+        game: Game,
+        out: Path,
+        *,
+        progress: Progress,
+        after_half: AfterHalf | None = None,
+    ) -> None:
+        self.context = _process_context()
+        stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
+        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half)
+        self.plan = plan
+        self.progress = progress
+        self.outcomes: dict[int, HalfOutcome] = {}
+        """What each half that ended came to, by half."""
+        self.collected: dict[int, Any] = {}
+        """What ``after_half`` returned, by half."""
+        self._hands = [0] * self.plan.halves
+        self._chips = [0.0] * self.plan.halves
+
+    def stop(self) -> None:
+        """Stop every half after its current hand."""
+        self.job.stop_flag.value = True
+
+    def report(self, half: int, hands: int, chips: float) -> None:
+        self._hands[half] = hands
+        self._chips[half] = chips
+        self.progress.update(sum(self._hands), sum(self._chips))
+
+    def play_here(self) -> None:
+        """One half after the other, in this process."""
+        for half in range(self.plan.halves):
+            if self.job.stop_flag.value:
+                return
+            outcome, collected = self.job.play(half, self.report)
+            self.outcomes[half] = outcome
+            self.collected[half] = collected
+            if not outcome.finished:
+                return
+
+    def play_in_processes(self) -> None:
+        """Every half at once, each in a process of its own reporting through a queue."""
+        messages: Queue[tuple[Any, ...]] = self.context.Queue()
+        workers = {
+            half: self.context.Process(
+                target=_worker,
+                args=(self.job, half, messages),
+                name=f"acpcbot-half-{half + 1}",
+                daemon=True,
+            )
+            for half in range(self.plan.halves)
+        }
+        for worker in workers.values():
+            worker.start()
+        try:
+            self._gather(workers, messages)
+        except BaseException:
+            # Stopping at once (a second Ctrl-C, a crash): the halves still playing end
+            # without their outcome.
+            self.stop()
+            for worker in workers.values():
+                if worker.is_alive():
+                    worker.terminate()
+            raise
+        for worker in workers.values():
+            worker.join()
+
+    def _gather(self, workers: Mapping[int, BaseProcess], messages: Queue[tuple[Any, ...]]) -> None:
+        crashed: list[str] = []
+        while len(self.outcomes) + len(crashed) < len(workers):
+            try:
+                message = messages.get(timeout=0.5)
+            except queue.Empty:
+                for half, worker in workers.items():
+                    if half in self.outcomes or worker.is_alive():
+                        continue
+                    # Its last message may still be in the pipe: look once more.
+                    with contextlib.suppress(queue.Empty):
+                        self._take(messages.get(timeout=1.0), crashed)
+                    if half not in self.outcomes:
+                        crashed.append(
+                            f"half {half + 1}'s process died (exit code {worker.exitcode})"
+                        )
+                        self.stop()
+                continue
+            self._take(message, crashed)
+        if crashed:
+            raise RuntimeError("\n".join(crashed))
+
+    def _take(self, message: tuple[Any, ...], crashed: list[str]) -> None:
+        kind, half, *rest = message
+        if kind == "progress":
+            self.report(half, *rest)
+        elif kind == "done":
+            outcome, collected = rest
+            self.outcomes[half] = outcome
+            self.collected[half] = collected
+            if not outcome.finished:  # failed or stopped: the other half stops too
+                self.stop()
+        else:
+            crashed.append(f"half {half + 1} crashed:\n{rest[0]}")
+            self.stop()
+
+
+def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
+    """A half in a process of its own. Ctrl-C reaches the whole process group: the parent
+    alone decides, and tells the halves through the job's stop flag."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    last = [0.0]
+
+    def report(half: int, hands: int, chips: float) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= _REPORT_INTERVAL_S or hands == job.plan.hands:
+            last[0] = now
+            messages.put(("progress", half, hands, chips))
+
+    try:
+        outcome, collected = job.play(half, report)
+        messages.put(("done", half, outcome, collected))
+    except BaseException:
+        messages.put(("crashed", half, traceback.format_exc()))
+    finally:
+        messages.close()
+        messages.join_thread()

@@ -1,0 +1,295 @@
+"""Running a duplicate match from two agent specs: the one code path every caller uses.
+
+``acpcbot match``, ``scripts/evaluate.py`` and ``scripts/plicas_generic.py`` (and whatever
+plays matches next: a tournament's tasks, an evaluation that records side files) describe a
+match as a :class:`MatchRequest` and call :func:`run_match`, which
+
+1. checks everything before it writes a file: the numbers, the game, the agent specs,
+   that each agent can play the game (each is created and told that a match begins), the
+   names the logs will hold, and the output folder;
+2. takes the output folder (:class:`dealer.matchfolder.MatchFolder`): locked while the
+   match runs, refused when it holds another match unless ``force``;
+3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
+   independent: the logs are byte-identical to playing them one after the other here),
+   drawing one progress line from their reports;
+4. writes ``summary.json`` (atomically) as the match starts (``"status": "running"``) and
+   ends: ``finished``, ``failed`` (an agent that raised in-process, a broken connection)
+   or ``interrupted`` (Ctrl-C), the last two with the hands played so far and their
+   results. A failed match raises :class:`MatchFailedError`, an interrupted one
+   :class:`MatchInterruptedError`, each after its summary is written.
+
+The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
+
+>>> request = MatchRequest("example", "always-call", hands=10, seed=42)
+>>> request.plan().match_name
+'example-vs-always-call.seed42.n10'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acpcbot.cli.halves import AfterHalf, Halves
+from acpcbot.errors import AcpcError
+from acpcbot.game import LIMIT_HOLDEM, Game, load_game
+from acpcbot.logconfig import get_logger
+from acpcbot.player import MatchInfo
+from agents.registry import create_agent, player_name
+from dealer.duplicate import (
+    DuplicatePlan,
+    DuplicateRun,
+    MatchStatus,
+    Transport,
+    derived_seed,
+    duplicate_run,
+)
+from dealer.matchfolder import MatchFolder, check_path
+from dealer.progress import Progress
+from dealer.summary import duplicate_json, duplicate_text, plan_json, started_json
+
+__all__ = [
+    "AfterHalf",
+    "MatchFailedError",
+    "MatchInterruptedError",
+    "MatchRequest",
+    "MatchRun",
+    "check_match",
+    "default_jobs",
+    "run_match",
+]
+
+log = get_logger("match")
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class MatchRequest:
+    """A duplicate match to play, as its callers describe it."""
+
+    agent_a: str
+    """The agent results are given for: an agent spec (``NAME[:KEY=VALUE,...]``)."""
+    agent_b: str
+    hands: int = 1000
+    """Hands per half."""
+    seed: int = 0
+    """The dealer's card seed."""
+    seed_a: int | None = None
+    """Agent A's seed (``None``: derived from :attr:`seed`)."""
+    seed_b: int | None = None
+    game: str = LIMIT_HOLDEM
+    """A ``.game`` file or the name of a bundled game."""
+    transport: Transport = Transport.INPROCESS
+    duplicate: bool = True
+    out: Path | None = None
+    """The results folder (``None``: ``./`` + the match's name)."""
+    force: bool = False
+    """Replace another match found in :attr:`out`."""
+    jobs: int | None = None
+    """Halves played at once, each in a process of its own (``None``: the cores)."""
+    progress: bool = False
+    """Draw a progress line on stderr when it is a terminal."""
+
+    @property
+    def specs(self) -> tuple[str, str]:
+        return (self.agent_a, self.agent_b)
+
+    @property
+    def agent_seeds(self) -> tuple[int, int]:
+        return (
+            self.seed_a if self.seed_a is not None else derived_seed(self.seed, 0),
+            self.seed_b if self.seed_b is not None else derived_seed(self.seed, 1),
+        )
+
+    def plan(self) -> DuplicatePlan:
+        """The match as the dealer plays it."""
+        return DuplicatePlan(
+            agents=(player_name(self.agent_a), player_name(self.agent_b)),
+            hands=self.hands,
+            seed=self.seed,
+            agent_seeds=self.agent_seeds,
+            transport=self.transport,
+            duplicate=self.duplicate,
+            game_path=self.game,
+        )
+
+    @property
+    def out_dir(self) -> Path:
+        return self.out if self.out is not None else Path(self.plan().match_name)
+
+
+@dataclass(frozen=True)
+class MatchRun:
+    """A match as :func:`run_match` played it."""
+
+    request: MatchRequest
+    run: DuplicateRun
+    summary: dict[str, Any]
+    """What ``summary.json`` holds."""
+    collected: tuple[Any, ...] = field(default=())
+    """What ``after_half`` returned, by half (``None`` for a half that did not finish)."""
+
+    def text(self) -> list[str]:
+        """The summary for people, line by line."""
+        return duplicate_text(self.run)
+
+
+class MatchFailedError(AcpcError):
+    """The match ended with an error; its summary (``"status": "failed"``) is written."""
+
+    def __init__(self, message: str, match: MatchRun) -> None:
+        super().__init__(message)
+        self.match = match
+
+
+class MatchInterruptedError(KeyboardInterrupt):
+    """The match was interrupted; its summary (``"status": "interrupted"``) is written."""
+
+    def __init__(self, message: str, match: MatchRun) -> None:
+        super().__init__(message)
+        self.match = match
+
+
+def run_match(request: MatchRequest, *, after_half: AfterHalf | None = None) -> MatchRun:
+    """Check, play and record ``request``'s match (see the module's description)."""
+    game = check_match(request)
+    plan = request.plan()
+    out = request.out_dir
+    files = [plan.log_name(half) for half in range(plan.halves)]
+    with MatchFolder.open(out, plan_json(plan), files, force=request.force) as folder:
+        if folder.replaced is not None:
+            log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
+        folder.write_summary(started_json(plan, str(out)))
+        progress = Progress(
+            plan.halves * plan.hands,
+            game.big_blind,
+            f"{plan.names[0]} vs {plan.names[1]}",
+            enabled=None if request.progress else False,
+        )
+        halves = Halves(request.specs, plan, game, out, progress=progress, after_half=after_half)
+        started = time.perf_counter()
+        crash: str | None = None
+        try:
+            with _first_interrupt_stops(halves.stop):
+                if min(request.jobs or default_jobs(), plan.halves) > 1:
+                    halves.play_in_processes()
+                else:
+                    halves.play_here()
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: what the halves that ended played is recorded below
+        except BaseException as exc:
+            crash = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            progress.clear()
+            match = _record(request, halves, folder, time.perf_counter() - started, crash)
+    status = match.run.status
+    if status is MatchStatus.FAILED:
+        assert match.run.error is not None
+        raise MatchFailedError(match.run.error, match)
+    if status is MatchStatus.INTERRUPTED:
+        raise MatchInterruptedError(
+            f"interrupted after {match.run.hands:,} of {plan.halves * plan.hands:,} hands; "
+            f"the results so far are in {out / 'summary.json'}",
+            match,
+        )
+    return match
+
+
+def check_match(request: MatchRequest) -> Game:
+    """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
+    return its game. :func:`run_match` calls it first; a caller planning many matches can
+    check them all before playing any."""
+    if request.hands <= 0:
+        raise AcpcError(f"the number of hands must be positive, not {request.hands}")
+    seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}
+    for what, seed in seeds.items():
+        if seed is not None and not 0 <= seed < 2**32:
+            raise AcpcError(f"--{what} must be 0 .. 4294967295, not {seed}")
+    if request.jobs is not None and request.jobs < 1:
+        raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+    game = load_game(request.game)
+    plan = request.plan()
+    for half in range(plan.halves):
+        plan.config(half, game)  # names a log cannot hold fail here
+    for spec, seed, name in zip(request.specs, plan.agent_seeds, plan.names, strict=True):
+        agent = create_agent(spec, seed)
+        try:
+            agent.begin_match(MatchInfo(game, name=name))
+        except AcpcError as exc:
+            raise AcpcError(f"{spec} cannot play {request.game}: {exc}") from None
+        except Exception as exc:
+            raise AcpcError(
+                f"{spec} failed as a match of {request.game} began: {type(exc).__name__}: {exc}"
+            ) from exc
+    check_path(request.out_dir)
+    return game
+
+
+def _record(
+    request: MatchRequest, halves: Halves, folder: MatchFolder, seconds: float, crash: str | None
+) -> MatchRun:
+    """The match as far as it got, written to ``summary.json``."""
+    plan = halves.plan
+    outcomes = [halves.outcomes[h] for h in sorted(halves.outcomes)]
+    errors = [o.error for o in outcomes if o.error is not None]
+    if crash is not None:
+        errors.insert(0, crash)
+    if errors:
+        status = MatchStatus.FAILED
+    elif len(outcomes) < plan.halves or not all(o.finished for o in outcomes):
+        status = MatchStatus.INTERRUPTED
+    else:
+        status = MatchStatus.FINISHED
+    run = duplicate_run(
+        plan,
+        halves.job.out,
+        halves.job.game.big_blind,
+        outcomes,
+        seconds=seconds,
+        status=status,
+        error=errors[0] if errors else None,
+    )
+    summary = duplicate_json(run)
+    folder.write_summary(summary)
+    collected = tuple(halves.collected.get(h) for h in range(plan.halves))
+    return MatchRun(request, run, summary, collected)
+
+
+@contextlib.contextmanager
+def _first_interrupt_stops(stop: Callable[[], None]) -> Iterator[None]:
+    """While in the block, the first SIGINT calls ``stop`` (the halves end after their
+    current hand) and the next one raises :class:`KeyboardInterrupt` as usual. Only the
+    main thread can handle signals: elsewhere (a worker thread) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:  # someone wants Ctrl-C ignored
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        del signum, frame
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        stop()
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
