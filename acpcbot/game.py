@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from acpcbot.errors import GameDefinitionError
-from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
+from acpcbot.smallfile import FileRefusedError, read_small_file
 
 MAX_ROUNDS = 4
 MAX_PLAYERS = 10
@@ -272,10 +272,8 @@ def load_game(path: str | Path) -> Game:
     try:
         # A device or a FIFO would never end, a huge file would fill the memory.
         data = read_small_file(p, limit=MAX_GAME_FILE_BYTES)
-    except MissingFileError:
-        raise GameDefinitionError(f"cannot read game file {path}: no such file") from None
     except FileRefusedError as exc:
-        raise GameDefinitionError(f"game file: {exc}") from None
+        raise GameDefinitionError(f"{path}: {exc.why}") from None
     return parse_game(data.decode("latin-1"), source=str(path))
 
 

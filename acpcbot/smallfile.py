@@ -28,7 +28,12 @@ the controlling one; what the file is gets checked on the open descriptor."""
 
 
 class FileRefusedError(AcpcError):
-    """A file that is missing, unreadable, not a regular file, or too large."""
+    """A file that is missing, unreadable, not a regular file, or too large. ``why`` says
+    what is wrong without naming the file (for callers that name it their own way)."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class MissingFileError(FileRefusedError):
@@ -57,23 +62,29 @@ def read_small_file(path: Path, *, limit: int) -> bytes:
     try:
         fd = os.open(path, READ_FLAGS)
     except FileNotFoundError:
-        raise MissingFileError(f"no file {_shown(path)}") from None
+        raise MissingFileError(f"no file {_shown(path)}", "no such file") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise FileRefusedError(f"cannot open {_shown(path)}: {why}") from None
+        raise FileRefusedError(f"cannot open {_shown(path)}: {why}", why) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefusedError(f"{_shown(path)} is not a regular file")
+            raise FileRefusedError(f"{_shown(path)} is not a regular file", "not a regular file")
         if info.st_size > limit:
-            raise FileRefusedError(f"{_shown(path)} is larger than {size_text(limit)}")
+            raise _too_large(path, limit)
         # Read one byte more than allowed: a file that grows while it is read is caught too.
         with os.fdopen(fd, "rb", closefd=False) as file:
             data = file.read(limit + 1)
     except OSError as exc:
-        raise FileRefusedError(f"cannot read {_shown(path)}: {exc.strerror}") from None
+        why = exc.strerror or str(exc)
+        raise FileRefusedError(f"cannot read {_shown(path)}: {why}", why) from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise FileRefusedError(f"{_shown(path)} is larger than {size_text(limit)}")
+        raise _too_large(path, limit)
     return data
+
+
+def _too_large(path: Path, limit: int) -> FileRefusedError:
+    why = f"larger than {size_text(limit)}"
+    return FileRefusedError(f"{_shown(path)} is {why}", why)

@@ -15,23 +15,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
-from acpcbot.game import load_game
-from dealer.config import MatchConfig, TimeLimits
+from acpcbot.game import Game, load_game
+from dealer.config import MatchConfig, TimeLimits, logged_text
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
-from dealer.matchlog import ExistingLog, MatchLog, read_existing_log
+from dealer.matchlog import MatchLog
 from dealer.referee import Referee
+from dealer.resume import Resumption
 from dealer.server import referee_over_tcp
-from dealer.tlog import Transaction, TransactionLog, TransactionLogError, read_transactions
+from dealer.tlog import TransactionLog
 from dealer.transcript import Transcript
 
 MAX_UINT32 = 2**32 - 1
+MAX_MS = 2**31 - 1
+"""The longest time limit, in milliseconds (about 24.8 days: what ``poll`` can wait)."""
+MAX_PORTS = 10
+"""Ports ``-p`` may list (the reference's ``MAX_PLAYERS``)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("--t_per_hand", 7_000, "average milliseconds of replies per hand over the match"),
         ("--start_timeout", -1, "most milliseconds to wait for the seats (<0: forever)"),
     ):
-        parser.add_argument(option, type=int, default=default, metavar="MS", help=what)
+        kind = _signed_ms if option == "--start_timeout" else _ms
+        parser.add_argument(option, type=kind, default=default, metavar="MS", help=what)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
         "--hold-idle",
@@ -90,32 +96,79 @@ DEFAULT_SPIN_US = 200
 clients'), short enough to cost little when a player thinks."""
 
 
-def _spin_us(text: str) -> int:
-    if not text.isdigit() or int(text) > 1_000_000:
-        raise argparse.ArgumentTypeError(f"expected 0..1000000 microseconds, got {text!r}")
+def _digits(text: str, *, signed: bool = False) -> int | None:
+    """The value of a decimal number in ASCII digits (``str.isdigit`` would also take
+    ``²`` or Arabic digits), at most 30 of them; ``None`` for anything else.
+
+    >>> _digits("42"), _digits("²"), _digits("-1", signed=True), _digits(" 1"), _digits("1_0")
+    (42, None, -1, None, None)
+    """
+    body = text[1:] if signed and text.startswith("-") else text
+    if not (0 < len(body) <= 30 and body.isascii() and body.isdigit()):
+        return None
     return int(text)
 
 
-def _uint32(text: str, what: str, *, wrap: bool) -> int:
-    if not text.isdigit():
-        raise AcpcError(f"invalid {what} {text}")
-    value = int(text)
-    if wrap:
-        return value % 2**32
-    if not 0 < value <= MAX_UINT32:
-        raise AcpcError(f"invalid {what} {text}")
+def _spin_us(text: str) -> int:
+    value = _digits(text)
+    if value is None or value > 1_000_000:
+        raise argparse.ArgumentTypeError(f"expected 0..1000000 microseconds, got {text!r}")
     return value
+
+
+def _ms(text: str) -> int:
+    value = _digits(text)
+    if value is None or value > MAX_MS:
+        raise argparse.ArgumentTypeError(f"expected 0..{MAX_MS} milliseconds, got {text!r}")
+    return value
+
+
+def _signed_ms(text: str) -> int:
+    value = _digits(text, signed=True)
+    if value is None or value > MAX_MS:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_MS} milliseconds (<0: forever), got {text!r}"
+        )
+    return value
+
+
+def _shown(text: str) -> str:
+    """An argument in an error message: its bytes as given, cut if long."""
+    text = logged_text(text)
+    return text if len(text) <= 60 else f"{text[:60]}..."
+
+
+def _hands(text: str) -> int:
+    value = _digits(text)
+    if value is None or not 0 < value <= MAX_UINT32:
+        raise AcpcError(f"invalid number of hands {_shown(text)}")
+    return value
+
+
+def _seed(text: str) -> int:
+    """The reference takes the seed modulo 2^32."""
+    value = _digits(text)
+    if value is None:
+        raise AcpcError(f"invalid random number seed {_shown(text)}")
+    return value % 2**32
 
 
 def _ports(text: str | None) -> list[int]:
     if not text:
         return []
-    ports = []
-    for part in text.split(","):
-        if not part.isdigit() or int(part) > 65535:
-            raise AcpcError(f"bad port string {text}")
-        ports.append(int(part))
-    return ports
+    parts = text.split(",", MAX_PORTS)
+    ports = [_digits(part) for part in parts]
+    if len(parts) > MAX_PORTS or any(port is None or port > 65535 for port in ports):
+        raise AcpcError(f"bad port string {_shown(text)}")
+    return [port for port in ports if port is not None]
+
+
+def _load_game(path: str) -> Game:
+    """The game file (or bundled game) ``path``; errors name it as the log would."""
+    try:
+        return load_game(path)
+    except GameDefinitionError as exc:
+        raise GameDefinitionError(str(exc).replace(path, logged_text(path))) from None
 
 
 def _open(path: Path, append: bool) -> BinaryIO:
@@ -123,7 +176,8 @@ def _open(path: Path, append: bool) -> BinaryIO:
         return path.open("ab" if append else "wb")
     except OSError as exc:
         kind = "transaction" if path.suffix == ".tlog" else "log"
-        raise AcpcError(f"could not open {kind} file {path}: {exc.strerror}") from None
+        shown = logged_text(str(path))
+        raise AcpcError(f"could not open {kind} file {shown}: {exc.strerror}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in exc.lines:
             err.line(line)
     except GameDefinitionError as exc:
-        err.line(f"ERROR: could not read game {args.game}: {exc}")
+        err.line(f"ERROR: could not read game {_game_error(logged_text(args.game), str(exc))}")
     except AcpcError as exc:
         err.line(f"ERROR: {exc}")
     except KeyboardInterrupt:
@@ -149,17 +203,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1
 
 
+def _game_error(game: str, message: str) -> str:
+    """The game file's error after the reference's ``could not read game``, naming the
+    file once.
+
+    >>> _game_error("g.game", "g.game: No such file or directory")
+    'g.game: No such file or directory'
+    >>> _game_error("g.game", "g.game:3: unknown key: 'x'")
+    "g.game:3: unknown key: 'x'"
+    """
+    return message if message.startswith(game) else f"{game}: {message}"
+
+
 def _run(args: argparse.Namespace, err: Transcript) -> int:
-    game = load_game(args.game)
-    if len(args.names) != game.num_players:
-        raise AcpcError(f"{game.num_players} player names needed, {len(args.names)} given")
+    game = _load_game(args.game)
     config = MatchConfig(
-        match_name=args.match_name,
+        match_name=logged_text(args.match_name),
         game=game,
-        game_path=args.game,
-        hands=_uint32(args.hands, "number of hands", wrap=False),
-        seed=_uint32(args.seed, "random number seed", wrap=True),
-        names=tuple(args.names),
+        game_path=logged_text(args.game),
+        hands=_hands(args.hands),
+        seed=_seed(args.seed),
+        names=tuple(logged_text(name) for name in args.names),
         fixed_seats=args.fixed,
         limits=TimeLimits(args.t_response, args.t_hand, args.t_per_hand),
         strict=args.strict,
@@ -167,30 +231,19 @@ def _run(args: argparse.Namespace, err: Transcript) -> int:
     ports = _ports(args.ports)
     log_path = Path(f"{args.match_name}.log")
     tlog_path = Path(f"{args.match_name}.tlog")
-    try:
-        transactions = (
-            read_transactions(tlog_path, is_limit=game.is_limit)
-            if args.append and args.tlog
-            else []
-        )
-    except TransactionLogError as exc:
-        raise AcpcError(str(exc)) from None
-    existing = read_existing_log(log_path) if args.append and args.log and transactions else None
+    if args.append and args.tlog:
+        return _resume(config, args, err, ports=ports, paths=(log_path, tlog_path))
     log = MatchLog(_open(log_path, args.append)) if args.log else None
-    tlog = TransactionLog(_open(tlog_path, args.append)) if args.tlog else None
+    tlog = None
     try:
-        return eventloop.run(
-            _serve(
-                config,
-                args=args,
-                ports=ports,
-                err=err,
-                log=log,
-                tlog=tlog,
-                transactions=transactions,
-                existing=existing,
-            )
-        )
+        tlog = TransactionLog(_open(tlog_path, args.append)) if args.tlog else None
+        if log is not None:
+            log.header(config.header)
+
+        def referee() -> Referee:
+            return Referee(config, log=log, tlog=tlog, reporter=err)
+
+        return eventloop.run(_serve(config, referee, args=args, ports=ports, err=err))
     finally:
         if log is not None:
             log.close()
@@ -198,34 +251,71 @@ def _run(args: argparse.Namespace, err: Transcript) -> int:
             tlog.close()
 
 
+def _resume(
+    config: MatchConfig,
+    args: argparse.Namespace,
+    err: Transcript,
+    *,
+    ports: list[int],
+    paths: tuple[Path, Path],
+) -> int:
+    """``-T -a``: replay the ``.tlog`` (see :mod:`dealer.resume`), then play the rest; a
+    match that is over already is not played again."""
+    log_path, tlog_path = paths
+    resumption = Resumption(config, log_path, tlog_path, write_log=args.log)
+    try:
+        unchecked = resumption.unchecked
+        with _open(tlog_path, append=True) as tlog_file:
+            engine = Referee(config, log=resumption, tlog=TransactionLog(tlog_file), reporter=err)
+            score = resumption.replay(engine)
+            if unchecked:
+                err.warning(
+                    f"{log_path} has no header to check {tlog_path} against: its seed, "
+                    "game and names are taken on trust"
+                )
+            if score is None:
+                return eventloop.run(
+                    _serve(config, lambda: engine, args=args, ports=ports, err=err)
+                )
+            for line in config.header.lines():
+                err.line(line)
+            err.line(
+                f"{config.match_name} was over already ({config.hands} hands in "
+                f"{logged_text(str(tlog_path))}): nothing to play"
+            )
+            _print(score)
+            err.line(score)
+            err.flush()
+            return 0
+    finally:
+        resumption.close()
+
+
 async def _serve(
     config: MatchConfig,
+    referee: Callable[[], Referee],
     *,
     args: argparse.Namespace,
     ports: list[int],
     err: Transcript,
-    log: MatchLog | None,
-    tlog: TransactionLog | None,
-    transactions: Sequence[Transaction],
-    existing: ExistingLog | None,
 ) -> int:
+    """Listen, print the ports and the header, referee the match (made by ``referee``
+    once the ports are out: the clients start while the first cards are dealt)."""
     listeners = await Listeners.open(args.host, ports, config.game.num_players)
     _print(" ".join(str(port) for port in listeners.ports))
     for line in config.header.lines():
         err.line(line)
     err.flush()
-    if log is not None and not (existing is not None and existing.has_header):
-        log.header(config.header)
-    if existing is not None and existing.has_score:
-        log = None  # resuming a match that had finished: its log is complete already
-    engine = Referee(config, log=log, tlog=tlog, reporter=err)
+    try:
+        engine = referee()
+    except BaseException:
+        listeners.close()
+        raise
     score = await referee_over_tcp(
         engine,
         listeners,
         err,
         start_timeout_ms=args.start_timeout,
-        transactions=transactions,
-        logged_hands=sorted(existing.hands) if existing is not None else (),
         spin_s=args.spin_us / 1e6,
         hold_idle=args.hold_idle,
     )
@@ -236,8 +326,9 @@ async def _serve(
 
 
 def _print(line: str) -> None:
+    """A line on stdout, as bytes (names are the bytes they were given)."""
     try:
-        sys.stdout.write(line + "\n")
+        sys.stdout.buffer.write(line.encode("latin-1") + b"\n")
         sys.stdout.flush()
     except BrokenPipeError:  # whoever read the ports has gone; the match goes on
         pass

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from acpcbot.errors import AcpcError
@@ -51,13 +52,23 @@ class MatchConfig:
         if self.hands <= 0:
             raise AcpcError(f"invalid number of hands {self.hands}")
         if len(self.names) != self.game.num_players:
-            raise AcpcError(
-                f"the game has {self.game.num_players} players but {len(self.names)} names "
-                "were given"
-            )
+            raise AcpcError(f"{self.game.num_players} player names needed, {len(self.names)} given")
         for name in self.names:
-            if not name or any(c in name for c in "|: \t\r\n"):
-                raise AcpcError(f"player name {name!r} cannot be written to a log")
+            if _unloggable(name, "|:"):
+                raise AcpcError(
+                    f"player name {name!r} cannot be written to a log (no spaces, control "
+                    "characters, ':' or '|')"
+                )
+        if _unloggable(self.match_name, ""):
+            raise AcpcError(
+                f"match name {self.match_name!r} cannot be written to a log header (no "
+                "spaces or control characters)"
+            )
+        if _unloggable(self.game_path.replace(" ", "_"), ""):
+            raise AcpcError(
+                f"game file name {self.game_path!r} cannot be written to a log header (no "
+                "control characters)"
+            )
 
     @property
     def header(self) -> LogHeader:
@@ -70,3 +81,25 @@ class MatchConfig:
             t_hand=self.limits.hand_ms,
             t_per_hand=self.limits.per_hand_ms,
         )
+
+
+def logged_text(text: str) -> str:
+    """A command-line argument (a name, a file name) as a log holds it: the bytes it was
+    given, one Latin-1 character each, as the reference writes the bytes of ``argv``. Every
+    text the dealer prints is such text, written as Latin-1.
+
+    >>> logged_text("Zo\u00eb")  # given in UTF-8: two bytes for the last letter
+    'ZoÃ«'
+    """
+    return os.fsencode(text).decode("latin-1")
+
+
+def _unloggable(text: str, forbidden: str) -> bool:
+    """Whether ``text`` is empty, or has a space, an ASCII control character, one of
+    ``forbidden`` or a character beyond Latin-1 (a log holds bytes: a name given on the
+    command line is passed here as its bytes, one Latin-1 character each).
+
+    >>> _unloggable("Alice", "|:"), _unloggable("Al ice", ""), _unloggable("Zo\u00eb", "")
+    (False, True, False)
+    """
+    return not text or any(c <= " " or c == "\x7f" or c > "\xff" or c in forbidden for c in text)

@@ -60,12 +60,12 @@ class Listeners:
                         reuse_address=True,
                     )
                 )
-        except OSError as exc:
+        except (OSError, UnicodeError) as exc:  # UnicodeError: a host name IDNA refuses
             for server in servers:
                 server.close()
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise MatchAbortedError(
-                f"ERROR: could not create listen socket for player {len(servers) + 1}: "
-                f"{exc.strerror or exc}"
+                f"ERROR: could not create listen socket for player {len(servers) + 1}: {why}"
             ) from None
         return cls(servers, accepted)
 

@@ -1,48 +1,45 @@
 """The match log (``.log``) as a file: header, one ``STATE`` line per hand, ``SCORE``.
 
-The lines themselves come from :mod:`acpcbot.protocol.logfile`; this module only writes them,
-flushing after every hand, and reads back what an interrupted run left behind.
+The lines themselves come from :mod:`acpcbot.protocol.logfile`, the one codec of the log
+format; this module writes them (:class:`MatchLog`, flushing after every hand) and reads
+back, line by line, what an earlier run left behind (:class:`LogReader`, for a resume).
 """
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
-from acpcbot.protocol.logfile import LogHeader
+from acpcbot.errors import AcpcError
+from acpcbot.protocol.logfile import (
+    LogHeader,
+    ScoreRecord,
+    StateRecord,
+    parse_header,
+    parse_score_line,
+    parse_state_line,
+)
+
+__all__ = ["LogLines", "LogReader", "LoggedLine", "MatchLog", "MatchLogError"]
+
+HEADER_LINES = 4
+MAX_LINE_BYTES = 65536
+"""The longest log line read back; a ``STATE`` line of a long no-limit hand is ~1 kB."""
 
 
-@dataclass(frozen=True, slots=True)
-class ExistingLog:
-    """What an earlier run already wrote to a log that is being appended to."""
-
-    has_header: bool
-    hands: frozenset[int]
-    """Hand numbers with a ``STATE`` line."""
-    has_score: bool
+class MatchLogError(AcpcError):
+    """An existing log that cannot be read; the message names the file and the line."""
 
 
-def read_existing_log(path: Path) -> ExistingLog:
-    """Read a log being resumed; a last line without its ``\\n`` is cut off the file."""
-    if not path.exists():
-        return ExistingLog(False, frozenset(), False)
-    data = path.read_bytes()
-    complete = data.rfind(b"\n") + 1
-    if complete < len(data):
-        os.truncate(path, complete)
-    lines = data[:complete].decode("latin-1").splitlines()
-    hands = frozenset(
-        int(line.split(":", 2)[1])
-        for line in lines
-        if line.startswith("STATE:") and line.split(":", 2)[1].isdigit()
-    )
-    return ExistingLog(
-        has_header=bool(lines) and lines[0].startswith("# name/game/hands/seed"),
-        hands=hands,
-        has_score=any(line.startswith("SCORE:") for line in lines),
-    )
+class LogLines(Protocol):
+    """Where the referee writes its log lines (a :class:`MatchLog`, or a stand-in)."""
+
+    def line(self, text: str) -> None: ...
+
+    def hand_done(self) -> None: ...
+
+    def flush(self) -> None: ...
 
 
 class MatchLog:
@@ -82,3 +79,92 @@ class MatchLog:
     def close(self) -> None:
         self.flush()
         self._file.close()
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedLine:
+    """One line after the header of an existing log."""
+
+    number: int
+    """The line's number in the file (1-based)."""
+    text: str
+    """The line without its ``\\n``, as the dealer wrote it."""
+
+    @property
+    def is_score(self) -> bool:
+        return self.text.startswith("SCORE:")
+
+
+class LogReader:
+    """Reads an existing log line by line (a long log is never held in memory). The header
+    is read at once (:attr:`header`, ``None`` for an empty file); :meth:`lines` gives the
+    ``STATE`` and ``SCORE`` lines after it. A last line without its ``\\n`` (the dealer was
+    killed while writing it) is not read: :attr:`complete_bytes` says where the complete
+    lines end. Anything else that is not a log line is a :class:`MatchLogError`.
+    """
+
+    def __init__(self, file: BinaryIO, name: str) -> None:
+        self._file = file
+        self.name = name
+        self.line_number = 0
+        self.complete_bytes = 0
+        self.header = self._read_header()
+
+    def _next(self) -> str | None:
+        raw = self._file.readline(MAX_LINE_BYTES + 1)
+        if not raw.endswith(b"\n") and len(raw) <= MAX_LINE_BYTES:
+            return None  # the end, perhaps after a half-written line
+        self.line_number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise self.error(f"longer than {MAX_LINE_BYTES} bytes")
+        self.complete_bytes += len(raw)
+        return raw[:-1].decode("latin-1")
+
+    def _read_header(self) -> LogHeader | None:
+        lines: list[str] = []
+        while len(lines) < HEADER_LINES:
+            text = self._next()
+            if text is None:
+                if all(line.startswith("#") for line in lines):
+                    return None  # empty, or killed while writing the header: none yet
+                break
+            lines.append(text)
+        try:
+            return parse_header(lines)
+        except AcpcError as exc:
+            raise MatchLogError(f"{self.name}: no log header ({exc})") from None
+
+    def lines(self) -> Iterator[LoggedLine]:
+        """The lines after the header; nothing may follow a ``SCORE`` line."""
+        score_at = 0
+        while (text := self._next()) is not None:
+            if score_at:
+                raise self.error(f"a line after the SCORE line of line {score_at}")
+            if text.startswith("SCORE:"):
+                score_at = self.line_number
+            elif not text.startswith("STATE:"):
+                raise self.error(f"not a STATE or SCORE line: {_shown(text)}")
+            yield LoggedLine(self.line_number, text)
+
+    def state(self, line: LoggedLine) -> StateRecord:
+        """The ``STATE`` line's record (syntax only: see :func:`parse_state_line`)."""
+        try:
+            return parse_state_line(line.text)
+        except AcpcError as exc:
+            raise MatchLogError(f"{self.name} line {line.number}: {exc}") from None
+
+    def score(self, line: LoggedLine) -> ScoreRecord:
+        """The ``SCORE`` line's record."""
+        try:
+            return parse_score_line(line.text)
+        except AcpcError as exc:
+            raise MatchLogError(f"{self.name} line {line.number}: {exc}") from None
+
+    def error(self, what: str) -> MatchLogError:
+        """An error about the line just read."""
+        return MatchLogError(f"{self.name} line {self.line_number}: {what}")
+
+
+def _shown(text: str) -> str:
+    """A line in an error message: quoted, in ASCII, cut if long."""
+    return ascii(text) if len(text) <= 80 else f"{text[:80]!a}..."

@@ -22,7 +22,7 @@ and ``.tlog``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from acpcbot.actions import Action
@@ -32,8 +32,8 @@ from acpcbot.protocol.logfile import format_score_line, state_line
 from acpcbot.rules import CALL, INVALID_ACTION_WARNING, HandState
 from dealer.config import MatchConfig
 from dealer.dealing import DealStream, DealtHand
-from dealer.faults import MatchAbortedError, seat_error
-from dealer.matchlog import MatchLog
+from dealer.faults import seat_error
+from dealer.matchlog import LogLines
 from dealer.timing import TimeBudget
 from dealer.tlog import Transaction, TransactionLog, TransactionLogError
 from dealer.transcript import Transcript
@@ -89,7 +89,7 @@ class Referee:
         self,
         config: MatchConfig,
         *,
-        log: MatchLog | None = None,
+        log: LogLines | None = None,
         tlog: TransactionLog | None = None,
         reporter: Transcript | None = None,
         on_hand: HandObserver | None = None,
@@ -208,7 +208,7 @@ class Referee:
             self._reporter.warning(warning)
         return action
 
-    def finish_hand(self, *, write_log: bool = True) -> tuple[float, ...]:
+    def finish_hand(self) -> tuple[float, ...]:
         """Score the finished hand: values by position, added to the seats' totals and
         written to the log (then flushed)."""
         hand = self.hand
@@ -224,7 +224,7 @@ class Referee:
         button = self.player0_seat
         for position, value in enumerate(values):
             totals[(position + button) % players] += value
-        if self._log is not None and write_log:
+        if self._log is not None:
             # Every card shown in the log is a prefix of the deal's full cards field.
             cards = self.dealt.full_field[: self._round_ends[hand.round]]
             self._log.line(
@@ -269,27 +269,26 @@ class Referee:
 
     # -- resuming -------------------------------------------------------------------
 
-    def replay(self, transactions: Iterable[Transaction], logged_hands: Sequence[int]) -> None:
+    def replay(self, transactions: Iterable[Transaction]) -> None:
         """Replay a ``.tlog`` (``processTransactionFile``): every action is checked, time
-        is charged, hands are scored. Finished hands missing from the log are written to
-        it, so a resumed log is complete."""
-        logged = set(logged_hands)
+        is charged, hands are scored and written to the log (see :mod:`dealer.resume`).
+        A transaction that does not fit is a :class:`~dealer.tlog.TransactionLogError` in
+        the reference's words; a seat over its time, a
+        :class:`~dealer.faults.MatchAbortedError`."""
         for t in transactions:
             what = f"{t.action} {t.hand_number}"
-            if self.match_over or t.hand_number != self.hand_number:
-                raise _replay_error(f"handId mismatch in transaction log: {what}")
+            if self.match_over:
+                raise TransactionLogError(
+                    f"hand {t.hand_number} is beyond the {self.config.hands} hands of this match"
+                )
+            if t.hand_number != self.hand_number:
+                raise TransactionLogError(f"handId mismatch in transaction log: {what}")
             if not self.hand.is_legal(t.action):
-                raise _replay_error(f"invalid action in transaction log: {what}")
+                raise TransactionLogError(f"invalid action in transaction log: {what}")
             seat = self.acting_seat
             if not self.times.charge(seat, t.sent_us, t.received_us):
                 raise seat_error(seat, "{seat} ran out of time in transaction file")
             self.hand.apply(t.action)
             if self.hand.finished:
-                self.finish_hand(write_log=self.hand_number not in logged)
+                self.finish_hand()
                 self.next_hand()
-
-
-def _replay_error(text: str) -> MatchAbortedError:
-    error = MatchAbortedError(f"ERROR: {text}")
-    error.__cause__ = TransactionLogError(text)
-    return error

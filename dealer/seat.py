@@ -7,6 +7,11 @@ just before it waits for that seat's reply and when the match ends, so a seat th
 not about to act costs no system call per state, and every seat still gets its lines in
 order.
 
+Memory stays bounded whatever a seat sends: once :data:`MAX_QUEUED_LINES` lines wait to be
+read (a client that sends hundreds of megabytes before or with its ``VERSION`` line, while
+the dealer still waits for another seat), the connection stops reading until the dealer has
+taken some: the rest waits in the kernel's socket buffer, and the sender is held back.
+
 A peer that goes away is not an exception here: reads then come back empty and
 :meth:`SeatConnection.flush` reports that the seat is gone, and the dealer ends the match
 cleanly with an error naming the seat.
@@ -26,6 +31,9 @@ from acpcbot.protocol.framing import MAX_LINE_BYTES, LineBuffer
 CUT_PIECE_BYTES = MAX_LINE_BYTES - 1
 """A line this long was cut at the reference's limit: it had no line ending."""
 
+MAX_QUEUED_LINES = 64
+"""Lines (each at most :data:`CUT_PIECE_BYTES`) kept before the connection stops reading."""
+
 Line = tuple[bytes, bool]
 """A line without its ending, and whether it had one (``\\n``)."""
 
@@ -44,6 +52,8 @@ class SeatConnection(asyncio.Protocol):
         self._outgoing: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
         self._transport: asyncio.Transport | None = None
+        self._paused = False
+        """Reading is paused: :data:`MAX_QUEUED_LINES` lines are waiting."""
         self.at_eof = False
         """The peer sent no more data (it closed or shut down its side)."""
         self.gone = False
@@ -69,6 +79,9 @@ class SeatConnection(asyncio.Protocol):
             lines = self._lines
             for piece in pieces:
                 lines.append((piece, len(piece) != CUT_PIECE_BYTES))
+            if len(lines) >= MAX_QUEUED_LINES and not self._paused and self._transport:
+                self._paused = True
+                self._transport.pause_reading()
             self._wake()
 
     def eof_received(self) -> bool:
@@ -120,7 +133,9 @@ class SeatConnection(asyncio.Protocol):
         transport = self._transport
         duplicate = None
         if transport is not None and not self.gone and not transport.is_closing():
-            transport.pause_reading()
+            if not self._paused:
+                self._paused = True
+                transport.pause_reading()
             sock = transport.get_extra_info("socket")
             duplicate = socket.socket(fileno=os.dup(sock.fileno()))
         lines, self._lines = self._lines, deque()
@@ -130,7 +145,7 @@ class SeatConnection(asyncio.Protocol):
     async def next_line(self, timeout: float | None) -> Line | None:
         """The next line, or ``None`` at the end of input or after ``timeout`` seconds."""
         if self._lines:
-            return self._lines.popleft()
+            return self._taken()
         if self.at_eof:
             return None
         loop = asyncio.get_running_loop()
@@ -142,7 +157,17 @@ class SeatConnection(asyncio.Protocol):
             self._waiter = None
             if timer is not None:
                 timer.cancel()
-        return self._lines.popleft() if self._lines else None
+        return self._taken() if self._lines else None
+
+    def _taken(self) -> Line:
+        """The first line waiting; reading resumes once few are left."""
+        line = self._lines.popleft()
+        if self._paused and len(self._lines) < MAX_QUEUED_LINES // 2:
+            self._paused = False
+            transport = self._transport
+            if transport is not None and not transport.is_closing():
+                transport.resume_reading()
+        return line
 
     def abort(self) -> None:
         """Drop the connection at once."""

@@ -23,7 +23,6 @@ from dealer.listeners import Listeners
 from dealer.referee import Referee
 from dealer.seat import SeatConnection
 from dealer.timing import now_us, waited
-from dealer.tlog import Transaction
 from dealer.transcript import Transcript, stamp
 
 
@@ -113,21 +112,19 @@ async def referee_over_tcp(
     reporter: Transcript,
     *,
     start_timeout_ms: int = -1,
-    transactions: Sequence[Transaction] = (),
-    logged_hands: Sequence[int] = (),
     spin_s: float = 0.0,
     hold_idle: bool = False,
 ) -> str:
-    """Accept the seats, check their versions, replay ``transactions`` (a resumed match),
-    play the rest and return the ``SCORE`` line. On any failure every connection is
-    dropped and :class:`~dealer.faults.MatchAbortedError` propagates. ``spin_s``: how long
-    each read spins before it blocks (0 when the players share this process: they need
-    the interpreter); ``hold_idle``: hold each idle seat's states until its next write."""
+    """Accept the seats, check their versions, play the engine's remaining hands (all of
+    them, or the rest of a resumed match) and return the ``SCORE`` line. On any failure
+    every connection is dropped and :class:`~dealer.faults.MatchAbortedError` propagates.
+    ``spin_s``: how long each read spins before it blocks (0 when the players share this
+    process: they need the interpreter); ``hold_idle``: hold each idle seat's states until
+    its next write."""
     try:
         seats = await listeners.accept(start_timeout_ms)
         referee = TcpMatch(engine, seats, reporter, spin_s=spin_s, hold_idle=hold_idle)
         await referee.handshake()
-        engine.replay(transactions, logged_hands)
         score = await referee.play()
     except BaseException:
         reporter.flush()

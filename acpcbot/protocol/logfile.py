@@ -32,6 +32,10 @@ from acpcbot.protocol.matchstate import (
 from acpcbot.rules import HandState, replay
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$", re.ASCII)
+_HEADER_RE = re.compile(
+    r"^# name/game/hands/seed +([^ ]+) +(.+?) +(\d{1,10}) +(\d{1,10}) *$", re.ASCII
+)
+"""The header's first line; the game file's name may hold spaces, the match name not."""
 
 
 def _is_whole_number(text: str) -> bool:
@@ -233,25 +237,21 @@ def parse_header(lines: Sequence[str]) -> LogHeader:
     """Parse the four ``#`` header lines of a log."""
     if len(lines) < 4:
         raise MatchStateError("a log header has four lines")
-    first = lines[0].split()
-    if len(first) != 6 or first[:2] != ["#", "name/game/hands/seed"]:
+    first = _HEADER_RE.match(lines[0])
+    if first is None:
         raise MatchStateError(f"bad log header line: {lines[0][:120]!r}")
 
     def option(line: str, name: str) -> int:
-        prefix = f"#--{name} "
-        value = line[len(prefix) :].strip()
-        if not line.startswith(prefix) or not _is_whole_number(value):
+        value = line.removeprefix(f"#--{name} ").strip()
+        if value == line or not _is_whole_number(value):
             raise MatchStateError(f"bad log header line: {line[:120]!r}")
         return int(value)
 
-    if not (_is_whole_number(first[4]) and _is_whole_number(first[5])):
-        raise MatchStateError(f"bad log header line: {lines[0][:120]!r}")
-    hands, seed = int(first[4]), int(first[5])
     return LogHeader(
-        match_name=first[2],
-        game_path=first[3],
-        hands=hands,
-        seed=seed,
+        match_name=first.group(1),
+        game_path=first.group(2),
+        hands=int(first.group(3)),
+        seed=int(first.group(4)),
         t_response=option(lines[1], "t_response"),
         t_hand=option(lines[2], "t_hand"),
         t_per_hand=option(lines[3], "t_per_hand"),

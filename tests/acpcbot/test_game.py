@@ -126,7 +126,7 @@ def test_a_long_run_of_digits_is_refused_at_once() -> None:
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(GameDefinitionError, match="cannot read game file"):
+    with pytest.raises(GameDefinitionError, match="nope.game: no such file"):
         load_game(tmp_path / "nope.game")
 
 
@@ -136,9 +136,9 @@ def test_a_game_path_that_is_no_game_file_is_refused_unread(tmp_path: Path) -> N
     huge = tmp_path / "huge.game"
     huge.write_bytes(b"#" * (1 << 20))
     for path, why in (
-        ("/dev/zero", "is not a regular file"),  # would never end
-        (str(fifo), "is not a regular file"),
-        (str(huge), "is larger than 64 KB"),
+        ("/dev/zero", "not a regular file"),  # would never end
+        (str(fifo), "not a regular file"),
+        (str(huge), "larger than 64 KB"),
     ):
         with pytest.raises(GameDefinitionError, match=why):
             load_game(path)

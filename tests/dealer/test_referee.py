@@ -14,7 +14,7 @@ from dealer.faults import MatchAbortedError
 from dealer.inprocess import play_in_process
 from dealer.matchlog import MatchLog
 from dealer.referee import Referee
-from dealer.tlog import read_transactions
+from dealer.tlog import Transaction, TransactionLogError, read_transactions
 from dealer.transcript import Transcript
 from tests.dealer.conftest import DETERMINISTIC, DeterministicMatch, engine_for_log
 
@@ -64,29 +64,32 @@ def test_replaying_the_reference_tlog_gives_its_score(vectors: Path) -> None:
         log_path = path.with_suffix(".log")
         buffer = io.BytesIO()
         engine = engine_for_log(log_path, buffer)
-        engine.replay(read_transactions(path, is_limit=True), logged_hands=())
+        engine.replay(read_transactions(path, is_limit=True))
         assert engine.match_over
         assert engine.finish_match() == log_path.read_text().splitlines()[-1]
         assert buffer.getvalue() == log_path.read_bytes()
 
 
-def test_replay_writes_only_the_hands_missing_from_the_log(vectors: Path) -> None:
+def test_replay_writes_every_finished_hand(vectors: Path) -> None:
     path = vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.tlog"
     transactions = read_transactions(path, is_limit=True)
     buffer = io.BytesIO()
     engine = engine_for_log(path.with_suffix(".log"), buffer)
-    engine.replay(transactions[:41], logged_hands=[0, 1])
+    engine.replay(transactions[:41])
     written = [parse_state_line(line).hand_number for line in buffer.getvalue().decode().split("\n")
                if line.startswith("STATE")]  # fmt: skip
-    assert written == list(range(2, engine.hand_number))
+    assert written == list(range(engine.hand_number))
     assert engine.hand.actions != [[]]  # stopped in the middle of a hand
 
 
 def test_replay_rejects_a_tlog_of_another_match(vectors: Path, limit_game: Game) -> None:
     path = vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.tlog"
     engine = Referee(MatchConfig("m", limit_game, "g", 2, 42, ("A", "B")))
-    with pytest.raises(MatchAbortedError, match="handId mismatch"):
-        engine.replay(read_transactions(path, is_limit=True), logged_hands=())
+    with pytest.raises(TransactionLogError, match="beyond the 2 hands"):
+        engine.replay(read_transactions(path, is_limit=True))
+    engine = Referee(MatchConfig("m", limit_game, "g", 2, 42, ("A", "B")))
+    with pytest.raises(TransactionLogError, match="handId mismatch in transaction log: c 3"):
+        engine.replay([Transaction(CALL, 3, 0, 0)])
 
 
 def test_illegal_actions_become_calls_with_the_reference_warnings(limit_game: Game) -> None:
