@@ -37,10 +37,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
 from dealer.matchfolder import SUMMARY, check_path, read_summary
 from dealer.playedlog import LogError, PlayedLog, read_log
 from dealer.resultfiles import lock_folder, replace_file, temporary_name, write_json
-from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
 from dealer.stats import SampleSums, pair_sorted
 from dealer.summary import plan_json
 from dealer.tournament import PlannedMatch, TournamentError, TournamentPlan
