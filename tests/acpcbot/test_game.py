@@ -126,7 +126,7 @@ def test_a_long_run_of_digits_is_refused_at_once() -> None:
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(GameDefinitionError, match="nope.game: no such file"):
+    with pytest.raises(GameDefinitionError, match=r"nope\.game: no such file"):
         load_game(tmp_path / "nope.game")
 
 
