@@ -1,0 +1,274 @@
+"""Saund's factored betting policy, the triple generator every holding is read with.
+
+Saund (§IV, eq. 5) factors a player's policy into the probability that its cards win and a
+betting policy over that probability and the effective odds:
+
+    p(action | holding) ≈ p(action | win probability, effective odds) · p(win | holding)
+
+A player folds most hands that win less often than the odds it is offered, raises most hands
+that win more often than 1/N (N players in the hand) and calls in between, except that it
+slow-plays some strong hands (checks or calls them) and bluffs some weak ones (bets or raises
+them). The regions are piecewise constant in the coordinate ``p' = -log_N(p)`` and blended
+linearly at their edges; :class:`SaundPolicy` holds the parameters of Saund's Table I, read
+as follows (the extraction lost the figure, so the blends are this project's reading):
+
+* not facing a bet: bet with probability ``1 - a`` (the rest is a slow-played check) where
+  ``p' <= 1 - c``, with probability ``b`` (a bluff) where ``p' >= 1 + c``, linear between;
+* facing a bet: raise with probability ``1 - d`` (``d`` slow-played calls) where
+  ``p' <= 1 - f``, not at all where ``p' >= 1 + g``, linear between; fold where
+  ``p' >= p'_e + h`` (``p'_e = -log_N(e)`` for the effective odds ``e``), except a share
+  ``e_bluff`` that raises instead, not at all where ``p' <= p'_e - h``, linear between; call
+  with what is left.
+
+Effective odds are Saund's simple model: the player puts in what it must call now and one
+bet on each street still to come, the other players one bet a street too
+(:func:`effective_odds`). The win probability a caller passes in is a holding's strength;
+this project uses the *effective strength* of :func:`agents.common.weights.board_ranking`
+after the flop and the class's equity against a random hand before it.
+
+:class:`PolicyFit` adapts the policy to one player: its observed action frequencies per
+betting context, and how far its actions follow its cards (a mixture weight fitted by
+maximum likelihood on the decisions whose cards were revealed). A player who always calls
+ends up with a likelihood that is the same for every holding, so its calls say nothing.
+
+>>> policy = SaundPolicy()
+>>> strong, weak = np.array([0.9]), np.array([0.1])
+>>> policy.triples(strong, facing=False, odds=0.0).round(3).tolist()
+[[0.0, 0.2, 0.8]]
+>>> policy.triples(weak, facing=True, odds=0.25).round(3).tolist()
+[[0.95, 0.0, 0.05]]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from acpcbot.actions import ActionType
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
+
+__all__ = [
+    "ACTION_INDEX",
+    "LEVELS",
+    "PREDICTABILITY_GRID",
+    "ROUNDS",
+    "PolicyFit",
+    "SaundPolicy",
+    "effective_odds",
+    "saund_triple",
+    "saund_triples",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+ROUNDS = 4
+LEVELS = 3
+"""Betting contexts tell apart no raise, one raise and two or more this round."""
+ACTION_INDEX = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
+PREDICTABILITY_GRID = np.linspace(0.0, 1.0, 21)
+"""The mixture weights :class:`PolicyFit` weighs against each other."""
+_LEAST_WIN = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class SaundPolicy:
+    """The parameters of Saund's default deceptive betting policy (Table I)."""
+
+    slowplay_check: float = 0.2
+    """a: a strong hand checks instead of betting."""
+    bluff_bet: float = 0.05
+    """b: a weak hand bets when nobody has."""
+    check_bet_offset: float = 0.1
+    """c: half-width of the blend around the check/bet edge ``p' = 1``."""
+    slowplay_call: float = 0.2
+    """d: a strong hand calls instead of raising."""
+    bluff_raise: float = 0.05
+    """e: a hand below the odds raises instead of folding."""
+    raise_offset_strong: float = 0.3
+    """f: the call/raise blend starts this far on the strong side of ``p' = 1``..."""
+    raise_offset_weak: float = 0.2
+    """g: ... and ends this far on the weak side."""
+    fold_offset: float = 0.1
+    """h: half-width of the blend around the fold/call edge ``p' = -log_N(e)``."""
+    players: int = 2
+    """N, the players in the hand (heads-up: 2)."""
+
+    def array(self) -> FloatArray:
+        """The parameters in field order, as the kernels take them."""
+        return np.array(astuple(self), dtype=np.float64)
+
+    def triples(self, wins: FloatArray, facing: bool, odds: float) -> FloatArray:
+        """``(n, 3)`` fold/call/raise probabilities for win probabilities ``wins``."""
+        return saund_triples(np.asarray(wins, dtype=np.float64), facing, odds, self.array())
+
+
+DEFAULT = SaundPolicy()
+
+
+@njit(cache=CACHE, inline="always")
+def _ramp(x: float, low: float, high: float) -> float:  # pragma: no cover - numba
+    """0 at or below ``low``, 1 at or above ``high``, linear between."""
+    if x <= low:
+        return 0.0
+    if x >= high:
+        return 1.0
+    return (x - low) / (high - low)
+
+
+@njit(cache=CACHE, inline="always")
+def saund_triple(
+    win: float, facing: bool, odds: float, params: FloatArray
+) -> tuple[float, float, float]:  # pragma: no cover - numba
+    """Fold, call and raise probabilities of one holding that wins with probability ``win``
+    (``odds``: the effective odds when ``facing`` a bet; ``params``:
+    :meth:`SaundPolicy.array`)."""
+    log_n = math.log(params[8])
+    x = -math.log(max(win, _LEAST_WIN)) / log_n  # p' = -log_N(p)
+    if not facing:
+        c = params[2]
+        weak = _ramp(x, 1.0 - c, 1.0 + c)
+        bet = (1.0 - params[0]) * (1.0 - weak) + params[1] * weak
+        return 0.0, 1.0 - bet, bet
+    strong = 1.0 - _ramp(x, 1.0 - params[5], 1.0 + params[6])
+    edge = -math.log(max(odds, _LEAST_WIN)) / log_n
+    h = params[7]
+    losing = _ramp(x, edge - h, edge + h)
+    raise_ = (1.0 - params[3]) * strong + params[4] * losing
+    fold = (1.0 - params[4]) * losing
+    if fold + raise_ > 1.0:  # the regions overlap where the odds are near 1/N
+        fold = max(0.0, 1.0 - raise_)
+    return fold, 1.0 - fold - raise_, raise_
+
+
+@njit(cache=CACHE)
+def saund_triples(
+    wins: FloatArray, facing: bool, odds: float, params: FloatArray
+) -> FloatArray:  # pragma: no cover - numba
+    """:func:`saund_triple` of every win probability in ``wins``, as rows."""
+    out = np.empty((len(wins), 3))
+    for i in range(len(wins)):
+        f, c, r = saund_triple(wins[i], facing, odds, params)
+        out[i, 0] = f
+        out[i, 1] = c
+        out[i, 2] = r
+    return out
+
+
+def effective_odds(to_call: int, pot: int, later_bets: Sequence[int] | int) -> float:
+    """Saund's effective odds: what a player will have put in from now on over the final
+    pot, when it calls ``to_call`` now and both players put one bet into the ``pot`` on each
+    street still to come (``later_bets``: their sizes, or their sum).
+
+    >>> effective_odds(5, 15, (10, 20, 20))  # the small blind's first decision
+    0.4583333333333333
+    """
+    future = later_bets if isinstance(later_bets, int) else sum(later_bets)
+    return (to_call + future) / (pot + to_call + 2 * future)
+
+
+class PolicyFit:
+    """Saund's policy fitted to one player as it plays.
+
+    The likelihood of an action for a holding is ``w · saund(action | strength) + (1 - w) ·
+    frequency(action)``: ``frequency`` is the player's observed frequency of that action in
+    the betting context (round, facing a bet or not, raises so far) with a few
+    pseudo-observations of :data:`PRIOR_FREQUENCIES`, and ``w`` (per round) its
+    *predictability*, the posterior mean over :data:`PREDICTABILITY_GRID` (uniform prior)
+    given the decisions whose holdings were revealed. A player whose actions follow Saund's
+    policy gets ``w`` near 1, one whose actions ignore its cards (``always-call``, the ACPC
+    example player) ``w`` near 0.
+
+    >>> fit = PolicyFit()
+    >>> for _ in range(40):
+    ...     fit.count(1, False, 0, ActionType.CALL)
+    ...     fit.reveal(1, False, 0, 0.95, 0.0, ActionType.CALL)
+    >>> round(fit.predictability(1), 2) < 0.1  # strong hands that check: calls say nothing
+    True
+    """
+
+    PRIOR_WEIGHT = 4.0
+    """Pseudo-observations of :data:`PRIOR_FREQUENCIES` in every context."""
+
+    def __init__(self, policy: SaundPolicy = DEFAULT) -> None:
+        self.policy = policy
+        self.params = policy.array()
+        self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
+        self.log_likelihood = np.zeros((ROUNDS, len(PREDICTABILITY_GRID)))
+
+    def frequencies(self, round_: int, facing: bool, level: int) -> FloatArray:
+        """Smoothed fold/call/raise frequencies of the player in a context."""
+        counts = self.counts[round_, int(facing), min(level, LEVELS - 1)]
+        prior = PRIOR_FREQUENCIES[int(facing)]
+        result: FloatArray = (counts + self.PRIOR_WEIGHT * prior) / (
+            counts.sum() + self.PRIOR_WEIGHT
+        )
+        return result
+
+    def frequency_table(self) -> FloatArray:
+        """``[round, facing, level, action]``: every context's :meth:`frequencies`."""
+        prior = PRIOR_FREQUENCIES[None, :, None, :]
+        totals = self.counts.sum(axis=-1, keepdims=True)
+        result: FloatArray = (self.counts + self.PRIOR_WEIGHT * prior) / (
+            totals + self.PRIOR_WEIGHT
+        )
+        return result
+
+    def predictability(self, round_: int) -> float:
+        """``w`` of a round: how far the player's actions follow its cards."""
+        ll = self.log_likelihood[round_]
+        posterior = np.exp(ll - ll.max())
+        return float(posterior @ PREDICTABILITY_GRID / posterior.sum())
+
+    def predictabilities(self) -> FloatArray:
+        """``w`` of every round."""
+        return np.array([self.predictability(r) for r in range(ROUNDS)])
+
+    def count(self, round_: int, facing: bool, level: int, action: ActionType) -> None:
+        """The player took ``action`` in a context (its cards need not be known)."""
+        self.counts[round_, int(facing), min(level, LEVELS - 1), ACTION_INDEX[action]] += 1
+
+    def reveal(  # noqa: PLR0917
+        self,
+        round_: int,
+        facing: bool,
+        level: int,
+        strength: float,
+        odds: float,
+        action: ActionType,
+    ) -> None:
+        """A decision whose holding became known: its ``strength`` then, the effective
+        ``odds`` it faced and the ``action`` taken (count it with :meth:`count` too)."""
+        k = ACTION_INDEX[action]
+        saund = saund_triple(strength, facing, odds, self.params)[k]
+        frequency = self.frequencies(round_, facing, level)[k]
+        mixed = PREDICTABILITY_GRID * saund + (1.0 - PREDICTABILITY_GRID) * frequency
+        self.log_likelihood[round_] += np.log(np.maximum(mixed, 1e-12))
+
+    def likelihood(  # noqa: PLR0917
+        self,
+        round_: int,
+        facing: bool,
+        level: int,
+        strengths: FloatArray,
+        odds: float,
+        action: ActionType,
+    ) -> FloatArray:
+        """The probability of ``action`` for every holding of the given ``strengths``."""
+        k = ACTION_INDEX[action]
+        saund = saund_triples(strengths, facing, odds, self.params)[:, k]
+        w = self.predictability(round_)
+        frequency = float(self.frequencies(round_, facing, level)[k])
+        result: FloatArray = w * saund + (1.0 - w) * frequency
+        return result
+
+
+PRIOR_FREQUENCIES = np.array([(0.0, 0.6, 0.4), (0.25, 0.5, 0.25)])
+"""Where the frequencies start, not facing a bet and facing one."""
