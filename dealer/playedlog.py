@@ -41,6 +41,7 @@ import stat
 import zlib
 from array import array
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NoReturn
@@ -57,9 +58,11 @@ __all__ = [
     "MAX_LINE_BYTES",
     "LogError",
     "PlayedLog",
+    "StateLine",
     "read_log",
     "read_log_stream",
     "shown_path",
+    "state_lines",
 ]
 
 MAX_LINE_BYTES = 64 * 1024
@@ -172,6 +175,14 @@ def shown_path(path: Path) -> str:
 def read_log(path: Path) -> PlayedLog:
     """Read the log at ``path``: a regular file, or a pipe read as a stream (a FIFO without
     a writer reads as empty; it never hangs)."""
+    with _opened(path) as (file, file_id):
+        return read_log_stream(path, file, file_id=file_id)
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[tuple[BinaryIO, tuple[int, int] | None]]:
+    """The log at ``path`` open for reading, with its device and inode when it is a regular
+    file; any failure to open or read it is a :class:`LogError`."""
     where = shown_path(path)
     try:
         fd = os.open(path, READ_FLAGS)
@@ -192,9 +203,56 @@ def read_log(path: Path) -> PlayedLog:
         raise
     with os.fdopen(fd, "rb") as file:
         try:
-            return read_log_stream(path, file, file_id=file_id)
+            yield file, file_id
         except OSError as exc:
             raise LogError(f"cannot read {where}: {exc.strerror}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class StateLine:
+    """One ``STATE`` line of a log, checked as :func:`read_log` checks it."""
+
+    number: int
+    """Its line number in the file."""
+    text: str
+
+
+def state_lines(path: Path) -> Iterator[LogHeader | StateLine]:
+    """Stream a log for a reader that needs each hand's betting and cards: its header first
+    when it has one, then its ``STATE`` lines in order, each checked exactly as
+    :func:`read_log` checks it (the same :class:`LogError` for a bad line; the ``SCORE``
+    line is checked and not given; a last line cut short is left out). Memory stays
+    bounded however long the log; a pipe is read once."""
+    where = shown_path(path)
+    reader = _Reader()
+    header_lines: list[str] | None = None
+    header_done = False
+    with _opened(path) as (file, _):
+        for number, (line, terminated) in enumerate(_lines(file, hashlib.sha256()), start=1):
+            if len(line) > MAX_LINE_BYTES:
+                raise LogError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES} bytes")
+            if number == 1 and line.startswith(_HEADER_START):
+                header_lines = []
+            if header_lines is not None and not header_done:
+                if not terminated:
+                    break
+                header_lines.append(_text(line))
+                if len(header_lines) == 4:
+                    header_done = True
+                    yield _header(where, header_lines)
+                continue
+            try:
+                _read_line(reader, line, number)
+            except _LineError as exc:
+                if terminated:
+                    raise LogError(f"{where}:{number}: {exc}") from None
+                break  # the last line, cut while it was being written
+            if line.startswith(b"STATE:"):
+                yield StateLine(number, _text(line))
+    if header_lines is not None and not header_done:
+        raise LogError(f"{where}: the log ends inside its header (no hands)")
+    if not reader.hands:
+        raise LogError(f"{where}: no hands")
 
 
 class _LineError(Exception):

@@ -37,7 +37,7 @@ probability 0.2 leave 0.14.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -47,7 +47,7 @@ import numpy.typing as npt
 from numba import njit
 
 from acpcbot.cards import NUM_CARDS, Card
-from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
+from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_COMBOS
 from acpcbot.handeval.evaluator import rank5, rank6, rank7
 from acpcbot.handeval.jitcache import cache_enabled
 
@@ -60,6 +60,7 @@ __all__ = [
     "WeightTable",
     "board_ranking",
     "holding_potentials",
+    "holding_strengths",
     "holding_values",
     "ordered_percentiles",
     "percentiles",
@@ -300,3 +301,30 @@ def board_ranking(board: tuple[Card, ...]) -> BoardRanking:
     for array in (values, strengths):
         array.setflags(write=False)
     return BoardRanking(values, strengths, np.argsort(strengths))
+
+
+@lru_cache(maxsize=1)
+def _preflop_strengths() -> FloatArray:
+    from agents.common.tables import preflop_equity
+
+    strengths: FloatArray = preflop_equity()[COMBO_CLASS]
+    strengths.setflags(write=False)
+    return strengths
+
+
+def holding_strengths(board: Sequence[Card]) -> FloatArray:
+    """Every holding's strength on ``board``, the win probability a betting policy reads:
+    before the flop its class's equity against a random hand, after it the effective
+    strength of :func:`board_ranking` (0 for holdings that use a board card).
+
+    >>> from acpcbot.cards import parse_cards
+    >>> from acpcbot.handeval.combos import combo_index
+    >>> aces = combo_index(*parse_cards("AsAh"))
+    >>> round(float(holding_strengths(())[aces]), 3)
+    0.852
+    >>> float(holding_strengths(parse_cards("AsKd2c7h9d"))[aces])  # uses a board card
+    0.0
+    """
+    if not board:
+        return _preflop_strengths()
+    return board_ranking(tuple(board)).strengths

@@ -1,0 +1,83 @@
+"""Every decision of a hand's betting, with the context a betting policy reads.
+
+The betting is replayed through the rules module (:class:`acpcbot.rules.HandState`), so who
+acted, whether a bet was to be called and how many raises the round had come from the one
+place that knows. A :class:`Decision` carries what Saund's policy needs (the effective odds,
+:func:`agents.common.betpolicy.effective_odds`) and what a weight table needs (the round,
+hence the board).
+
+>>> from acpcbot.game import bundled_game
+>>> from acpcbot.protocol.matchstate import parse_betting
+>>> game = bundled_game()
+>>> [(d.round, d.actor, d.facing, d.level, d.action.value) for d in
+...  decisions(game, parse_betting("rc/cr"))]
+[(0, 1, True, 0, 'r'), (0, 0, True, 1, 'c'), (1, 0, False, 0, 'c'), (1, 1, False, 0, 'r')]
+>>> round(next(decisions(game, parse_betting("r"))).odds, 4)
+0.4583
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from acpcbot.actions import Action, ActionType
+from acpcbot.game import Game
+from acpcbot.player import BettingView
+from acpcbot.rules import HandState
+from agents.common.betpolicy import effective_odds
+
+__all__ = ["Decision", "decision_of", "decisions", "later_bets"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One player's turn and what it did (``action`` is ``None`` for a turn not yet
+    taken)."""
+
+    round: int
+    actor: int
+    """The position that acted."""
+    facing: bool
+    """A bet was to be called."""
+    level: int
+    """Raises so far this round (the blinds are none)."""
+    pot: int
+    """Chips in the pot before the action."""
+    to_call: int
+    odds: float
+    """Saund's effective odds of calling (:func:`~agents.common.betpolicy.effective_odds`)."""
+    action: ActionType | None
+
+
+def later_bets(game: Game, round_: int) -> int:
+    """One bet on each street after ``round_``: the sum of their bet sizes."""
+    return sum(game.raise_size[round_ + 1 :])
+
+
+def decision_of(betting: BettingView, action: ActionType | None = None) -> Decision:
+    """The turn of the player to act in ``betting``."""
+    to_call = betting.amount_to_call()
+    round_ = betting.round
+    return Decision(
+        round=round_,
+        actor=betting.current_player,
+        facing=to_call > 0,
+        level=betting.num_raises,
+        pot=betting.pot,
+        to_call=to_call,
+        odds=effective_odds(to_call, betting.pot, later_bets(betting.game, round_)),
+        action=action,
+    )
+
+
+def decisions(
+    game: Game, betting: Sequence[Sequence[Action]], hand_number: int = 0
+) -> Iterator[Decision]:
+    """The decisions of ``betting`` (actions grouped by round, as a match state or a log
+    line holds them), in order; it must be legal."""
+    hand = HandState(game, hand_number)
+    for actions in betting:
+        for action in actions:
+            yield decision_of(hand, action.type)
+            hand.apply(action)
