@@ -60,6 +60,7 @@ __all__ = [
     "LEVELS",
     "PREDICTABILITY_GRID",
     "ROUNDS",
+    "STRENGTH_BINS",
     "PolicyFit",
     "SaundPolicy",
     "effective_odds",
@@ -76,6 +77,8 @@ ACTION_INDEX = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
 PREDICTABILITY_GRID = np.linspace(0.0, 1.0, 21)
 """The mixture weights :class:`PolicyFit` weighs against each other."""
 _LEAST_WIN = 1e-9
+STRENGTH_BINS = 20
+"""Bins of strength (0..1) of :class:`PolicyFit`'s shape histograms."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +189,13 @@ class PolicyFit:
     policy gets ``w`` near 1, one whose actions ignore its cards (``always-call``, the ACPC
     example player) ``w`` near 0.
 
+    With ``shapes`` (an observer who sees every holding, as the ``infogain`` report does),
+    the revealed decisions also fill a histogram per context over :data:`STRENGTH_BINS`
+    bins of strength, and the likelihood becomes its smoothed estimate with the mixture
+    as the prior (:data:`SHAPE_PRIOR` pseudo-observations): whatever shape the player's
+    policy has, it is learned. (Revealed at showdowns only, a player's folds are never
+    seen, so an agent fits the mixture alone.)
+
     >>> fit = PolicyFit()
     >>> for _ in range(40):
     ...     fit.count(1, False, 0, ActionType.CALL)
@@ -197,11 +207,15 @@ class PolicyFit:
     PRIOR_WEIGHT = 4.0
     """Pseudo-observations of :data:`PRIOR_FREQUENCIES` in every context."""
 
-    def __init__(self, policy: SaundPolicy = DEFAULT) -> None:
+    SHAPE_PRIOR = 5.0
+    """Pseudo-observations of the mixture in every bin of a shape histogram."""
+
+    def __init__(self, policy: SaundPolicy = DEFAULT, *, shapes: bool = False) -> None:
         self.policy = policy
         self.params = policy.array()
         self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
         self.log_likelihood = np.zeros((ROUNDS, len(PREDICTABILITY_GRID)))
+        self.shapes = np.zeros((ROUNDS, 2, LEVELS, STRENGTH_BINS, 3)) if shapes else None
 
     def frequencies(self, round_: int, facing: bool, level: int) -> FloatArray:
         """Smoothed fold/call/raise frequencies of the player in a context."""
@@ -251,6 +265,9 @@ class PolicyFit:
         frequency = self.frequencies(round_, facing, level)[k]
         mixed = PREDICTABILITY_GRID * saund + (1.0 - PREDICTABILITY_GRID) * frequency
         self.log_likelihood[round_] += np.log(np.maximum(mixed, 1e-12))
+        if self.shapes is not None:
+            level = min(level, LEVELS - 1)
+            self.shapes[round_, int(facing), level, _bin(strength), k] += 1
 
     def likelihood(  # noqa: PLR0917
         self,
@@ -267,7 +284,20 @@ class PolicyFit:
         w = self.predictability(round_)
         frequency = float(self.frequencies(round_, facing, level)[k])
         result: FloatArray = w * saund + (1.0 - w) * frequency
+        if self.shapes is not None:
+            histogram = self.shapes[round_, int(facing), min(level, LEVELS - 1)]
+            seen = histogram[_bins(strengths)]
+            prior = self.SHAPE_PRIOR
+            result = (seen[:, k] + prior * result) / (seen.sum(axis=1) + prior)
         return result
+
+
+def _bin(strength: float) -> int:
+    return min(STRENGTH_BINS - 1, max(0, int(strength * STRENGTH_BINS)))
+
+
+def _bins(strengths: FloatArray) -> npt.NDArray[np.intp]:
+    return np.clip((strengths * STRENGTH_BINS).astype(np.intp), 0, STRENGTH_BINS - 1)
 
 
 PRIOR_FREQUENCIES = np.array([(0.0, 0.6, 0.4), (0.25, 0.5, 0.25)])
