@@ -44,13 +44,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from acpcbot.actions import ActionType
+from acpcbot.cards import Card
 from acpcbot.handeval.jitcache import cache_enabled
+from agents.common.weights import WeightTable, holding_strengths
+
+if TYPE_CHECKING:
+    from agents.common.decisions import Decision
 
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
@@ -268,6 +274,27 @@ class PolicyFit:
         if self.shapes is not None:
             level = min(level, LEVELS - 1)
             self.shapes[round_, int(facing), level, _bin(strength), k] += 1
+
+    def reweight(self, table: WeightTable, turn: Decision, board: Sequence[Card]) -> None:
+        """Bayes' rule for the player's ``turn`` (``board``: the cards shown then):
+        ``table``, the player's weights, loses the holdings that meet the board and is
+        multiplied by the action's likelihood for every holding, then normalised."""
+        assert turn.action is not None
+        table.remove(board)
+        strengths = holding_strengths(board)
+        odds = turn.odds
+        table.multiply(
+            self.likelihood(turn.round, turn.facing, turn.level, strengths, odds, turn.action)
+        )
+        table.normalise()
+
+    def learn(self, turn: Decision, strength: float | None = None) -> None:
+        """The player took ``turn``: count it, and when its holding is known (``strength``
+        then), weigh how far the action followed it (:meth:`count`, :meth:`reveal`)."""
+        assert turn.action is not None
+        self.count(turn.round, turn.facing, turn.level, turn.action)
+        if strength is not None:
+            self.reveal(turn.round, turn.facing, turn.level, strength, turn.odds, turn.action)
 
     def likelihood(  # noqa: PLR0917
         self,

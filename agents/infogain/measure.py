@@ -247,19 +247,9 @@ class InfoGain:
         hand = np.zeros((len(STREETS), 4))
         turns = list(decisions(game, record.betting, record.hand_number))
         for turn in turns:
-            assert turn.action is not None
             shown = board[: game.board_total(turn.round)]
             self._point(record, turn.round, shown, tables, streets, hand)
-            likelihood = fits[turn.actor].likelihood(
-                turn.round,
-                turn.facing,
-                turn.level,
-                holding_strengths(shown),
-                turn.odds,
-                turn.action,
-            )
-            tables[turn.actor].multiply(likelihood)
-            tables[turn.actor].normalise()
+            fits[turn.actor].reweight(tables[turn.actor], turn, shown)
         if turns and turns[-1].action is not ActionType.FOLD:  # the showdown
             last = turns[-1].round
             self._point(record, last, board[: game.board_total(last)], tables, streets, hand)
@@ -268,12 +258,8 @@ class InfoGain:
         self.hands += 1
         # Only now does the fit learn from this hand: no hand is read with itself.
         for turn in turns:
-            assert turn.action is not None
             shown = board[: game.board_total(turn.round)]
-            strength = float(holding_strengths(shown)[_combo(holes[turn.actor])])
-            fit = fits[turn.actor]
-            fit.count(turn.round, turn.facing, turn.level, turn.action)
-            fit.reveal(turn.round, turn.facing, turn.level, strength, turn.odds, turn.action)
+            fits[turn.actor].learn(turn, float(holding_strengths(shown)[_combo(holes[turn.actor])]))
 
     def _point(  # noqa: PLR0917
         self,

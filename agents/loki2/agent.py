@@ -108,38 +108,21 @@ class Loki2(Agent):
         for turn in turns[self._seen :]:
             if turn.actor != opponent:
                 continue
-            assert turn.action is not None
             shown = board[: game.board_total(turn.round)]
-            self.weights.remove(shown)
-            likelihood = self.fit.likelihood(
-                turn.round,
-                turn.facing,
-                turn.level,
-                holding_strengths(shown),
-                turn.odds,
-                turn.action,
-            )
-            self.weights.multiply(likelihood)
-            self.weights.normalise()
+            self.fit.reweight(self.weights, turn, shown)
             self._opponent_turns.append((turn, len(shown)))
         self._seen = len(turns)
 
     def end_hand(self, result: HandResult) -> None:
         state = result.state
         self._read_actions(state)
-        for turn, _ in self._opponent_turns:
-            assert turn.action is not None
-            self.fit.count(turn.round, turn.facing, turn.level, turn.action)
         shown = state.hole_cards[1 - state.position]
-        if shown:  # its cards say how far its actions followed them
-            combo = combo_index(*shown)
-            board = state.board_cards
-            for turn, cards in self._opponent_turns:
-                assert turn.action is not None
-                strength = float(holding_strengths(board[:cards])[combo])
-                self.fit.reveal(
-                    turn.round, turn.facing, turn.level, strength, turn.odds, turn.action
-                )
+        board = state.board_cards
+        for turn, cards in self._opponent_turns:
+            strength = None
+            if shown:  # its cards say how far its actions followed them
+                strength = float(holding_strengths(board[:cards])[combo_index(*shown)])
+            self.fit.learn(turn, strength)
 
     # -- deciding -----------------------------------------------------------------------
 
