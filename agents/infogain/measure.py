@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +49,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
 from acpcbot.protocol.logfile import StateRecord
+from acpcbot.rules import replay
 from agents.common.betpolicy import PolicyFit
 from agents.common.decisions import decisions
 from agents.common.weights import WeightTable, holding_strengths
@@ -170,14 +170,6 @@ class _Moments:
         self.products += np.outer(hand, hand)
         self.hands += 1
 
-    def merged(self, others: Iterable[_Moments]) -> _Moments:
-        total = _Moments()
-        for m in (self, *others):
-            total.sums += m.sums
-            total.products += m.products
-            total.hands += m.hands
-        return total
-
     def report(self, street: str, by_point: tuple[PointStats, ...] = ()) -> StreetReport:
         n, h, c, b = (float(x) for x in self.sums)
         if n <= 0:
@@ -226,6 +218,7 @@ class InfoGain:
         self.fits: dict[str, PolicyFit] = {}
         self.hands = 0
         self._streets = [_Moments() for _ in STREETS]
+        self._overall = _Moments()
         self._points = np.zeros((len(STREETS), MOST_POINTS, 4))
 
     # -- reading ------------------------------------------------------------------------
@@ -240,6 +233,8 @@ class InfoGain:
                 "reference dealer show them)"
             )
         game = self.game
+        if not replay(game, record.betting, record.hand_number).finished:
+            raise AcpcError(f"hand {record.hand_number}'s betting stops before the hand ends")
         fits = [self.fits.setdefault(name, PolicyFit(shapes=True)) for name in record.names]
         board = record.board_cards
         tables = (WeightTable(), WeightTable())
@@ -255,6 +250,7 @@ class InfoGain:
             self._point(record, last, board[: game.board_total(last)], tables, streets, hand)
         for moments, row in zip(self._streets, hand, strict=True):
             moments.add(row)
+        self._overall.add(hand.sum(axis=0))
         self.hands += 1
         # Only now does the fit learn from this hand: no hand is read with itself.
         for turn in turns:
@@ -323,7 +319,7 @@ class InfoGain:
                 if n > 0
             )
             streets.append(self._streets[index].report(name, by_point))
-        overall = self._streets[0].merged(self._streets[1:]).report("all")
+        overall = self._overall.report("all")
         return InfoGainReport(
             hands=self.hands,
             players=tuple(self.fits),

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
-from acpcbot.game import Game
+from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
+from acpcbot.protocol.logfile import LogHeader
 from dealer.config import MatchConfig
 from dealer.inprocess import play_in_process
 from dealer.referee import Referee
@@ -35,3 +37,12 @@ def play_match(game: Game, players: Sequence[Player], hands: int, seed: int) -> 
     log = LogInMemory()
     play_in_process(Referee(config, log=log), players)
     return [line for line in log.lines if not line.startswith("#")]
+
+
+def write_log(path: Path, game: Game, players: Sequence[Player], hands: int, seed: int) -> Path:
+    """Play a match as :func:`play_match` does and write its ACPC log (header included,
+    the bundled game named) to ``path``."""
+    header = LogHeader("test", LIMIT_HOLDEM, hands, seed)
+    lines = [*header.lines(), *play_match(game, players, hands, seed)]
+    path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    return path
