@@ -221,6 +221,7 @@ class PolicyFit:
         self.params = policy.array()
         self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
         self.log_likelihood = np.zeros((ROUNDS, len(PREDICTABILITY_GRID)))
+        self._predictability = np.full(ROUNDS, float(PREDICTABILITY_GRID.mean()))
         self.shapes = np.zeros((ROUNDS, 2, LEVELS, STRENGTH_BINS, 3)) if shapes else None
 
     def frequencies(self, round_: int, facing: bool, level: int) -> FloatArray:
@@ -243,13 +244,11 @@ class PolicyFit:
 
     def predictability(self, round_: int) -> float:
         """``w`` of a round: how far the player's actions follow its cards."""
-        ll = self.log_likelihood[round_]
-        posterior = np.exp(ll - ll.max())
-        return float(posterior @ PREDICTABILITY_GRID / posterior.sum())
+        return float(self._predictability[round_])
 
     def predictabilities(self) -> FloatArray:
         """``w`` of every round."""
-        return np.array([self.predictability(r) for r in range(ROUNDS)])
+        return self._predictability.copy()
 
     def count(self, round_: int, facing: bool, level: int, action: ActionType) -> None:
         """The player took ``action`` in a context (its cards need not be known)."""
@@ -271,6 +270,9 @@ class PolicyFit:
         frequency = self.frequencies(round_, facing, level)[k]
         mixed = PREDICTABILITY_GRID * saund + (1.0 - PREDICTABILITY_GRID) * frequency
         self.log_likelihood[round_] += np.log(np.maximum(mixed, 1e-12))
+        ll = self.log_likelihood[round_]
+        posterior = np.exp(ll - ll.max())
+        self._predictability[round_] = posterior @ PREDICTABILITY_GRID / posterior.sum()
         if self.shapes is not None:
             level = min(level, LEVELS - 1)
             self.shapes[round_, int(facing), level, _bin(strength), k] += 1

@@ -27,7 +27,7 @@ from acpcbot.player import BettingView
 from acpcbot.rules import HandState
 from agents.common.betpolicy import effective_odds
 
-__all__ = ["Decision", "decision_of", "decisions", "later_bets"]
+__all__ = ["Decision", "DecisionTracker", "decision_of", "decisions", "later_bets"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +81,41 @@ def decisions(
         for action in actions:
             yield decision_of(hand, action.type)
             hand.apply(action)
+
+
+class DecisionTracker:
+    """The decisions of one hand as its states arrive: :meth:`new` gives those not given
+    before, replaying only the actions that are new (an agent's ``observe`` sees every
+    state of a hand; replaying the whole betting each time would cost a hand's length
+    squared).
+
+    >>> from acpcbot.game import bundled_game
+    >>> from acpcbot.protocol.matchstate import parse_betting
+    >>> tracker = DecisionTracker(bundled_game())
+    >>> [d.action.value for d in tracker.new(0, parse_betting("r"))]
+    ['r']
+    >>> [d.action.value for d in tracker.new(0, parse_betting("rc/c"))]
+    ['c', 'c']
+    >>> [d.action.value for d in tracker.new(1, parse_betting("c"))]  # a new hand
+    ['c']
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._hand = HandState(game)
+        self._hand_number = -1
+        self._done = 0
+
+    def new(self, hand_number: int, betting: Sequence[Sequence[Action]]) -> list[Decision]:
+        """The decisions of ``betting`` (this hand's, so far) not given before."""
+        if hand_number != self._hand_number:
+            self._hand = HandState(self.game, hand_number)
+            self._hand_number = hand_number
+            self._done = 0
+        flat = [action for actions in betting for action in actions]
+        found = []
+        for action in flat[self._done :]:
+            found.append(decision_of(self._hand, action.type))
+            self._hand.apply(action)
+        self._done = len(flat)
+        return found

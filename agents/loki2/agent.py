@@ -32,7 +32,7 @@ from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.common.betpolicy import DEFAULT, PolicyFit
-from agents.common.decisions import Decision, decision_of, decisions
+from agents.common.decisions import Decision, DecisionTracker, decision_of
 from agents.common.rehearsal import rehearse_once, rehearses
 from agents.common.weights import WeightTable, holding_strengths
 from agents.loki2.config import Loki2Config
@@ -87,7 +87,7 @@ class Loki2(Agent):
         self.fit = PolicyFit()
         self.weights = WeightTable()
         self._hand_number = -1
-        self._seen = 0
+        self._tracker = DecisionTracker(game)
         self._opponent_turns: list[tuple[Decision, int]] = []
         rehearse_once("loki2's kernels", lambda: [Loki2(0)], game)
 
@@ -95,7 +95,6 @@ class Loki2(Agent):
         if state.hand_number != self._hand_number:
             self._hand_number = state.hand_number
             self.weights.reset(state.own_cards)
-            self._seen = 0
             self._opponent_turns = []
         self._read_actions(state)
 
@@ -104,14 +103,12 @@ class Loki2(Agent):
         game = self.game
         opponent = 1 - state.position
         board = state.board_cards
-        turns = list(decisions(game, state.betting, state.hand_number))
-        for turn in turns[self._seen :]:
+        for turn in self._tracker.new(state.hand_number, state.betting):
             if turn.actor != opponent:
                 continue
             shown = board[: game.board_total(turn.round)]
             self.fit.reweight(self.weights, turn, shown)
             self._opponent_turns.append((turn, len(shown)))
-        self._seen = len(turns)
 
     def end_hand(self, result: HandResult) -> None:
         state = result.state
