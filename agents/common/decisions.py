@@ -18,16 +18,25 @@ hence the board).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.game import Game
 from acpcbot.player import BettingView
+from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
 from agents.common.betpolicy import effective_odds
 
-__all__ = ["Decision", "DecisionTracker", "decision_of", "decisions", "later_bets"]
+__all__ = [
+    "Decision",
+    "DecisionTracker",
+    "PlayStyle",
+    "decision_of",
+    "decisions",
+    "later_bets",
+    "play_style",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +128,40 @@ class DecisionTracker:
             self._hand.apply(action)
         self._done = len(flat)
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStyle:
+    """How a player played a set of hands: what tells loose from tight and aggressive
+    from passive."""
+
+    hands: int
+    participation: float
+    """Share of its hands it did not fold before the flop."""
+    aggression: float
+    """Share of raises among its calls and raises (every street)."""
+
+
+def play_style(game: Game, hands: Iterable[StateRecord], name: str) -> PlayStyle:
+    """The :class:`PlayStyle` of the player called ``name`` in ``hands`` (log records).
+
+    >>> from acpcbot.game import bundled_game
+    >>> from acpcbot.protocol.logfile import parse_state_line
+    >>> hands = [parse_state_line("STATE:0:rc/crc/rf:AsKs|7c2d/AhKh9s/2d:40|-40:a|b"),
+    ...          parse_state_line("STATE:1:f:7c2d|AsKs:10|-10:b|a")]
+    >>> play_style(bundled_game(), hands, "a")  # folded hand 1; raised once, called 3 times
+    PlayStyle(hands=2, participation=0.5, aggression=0.25)
+    """
+    count = played = raises = calls = 0
+    for record in hands:
+        me = record.names.index(name)
+        count += 1
+        folded_early = False
+        for turn in decisions(game, record.betting, record.hand_number):
+            if turn.actor != me:
+                continue
+            folded_early |= turn.action is ActionType.FOLD and turn.round == 0
+            raises += turn.action is ActionType.RAISE
+            calls += turn.action is ActionType.CALL
+        played += not folded_early
+    return PlayStyle(count, played / max(1, count), raises / max(1, raises + calls))

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from acpcbot.actions import ActionType
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game, bundled_game, load_game
 from acpcbot.handeval.combos import class_of
@@ -14,7 +13,7 @@ from acpcbot.player import HandResult, MatchInfo
 from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.protocol.matchstate import decode_match_state
 from acpcbot.rules import HandState
-from agents.common.decisions import decisions
+from agents.common.decisions import PlayStyle, play_style
 from agents.common.tables import preflop_equity
 from agents.kendall import (
     LOOSE_AGGRESSIVE,
@@ -99,41 +98,19 @@ def test_a_game_other_than_heads_up_limit_holdem_is_refused_at_the_start(
         create_agent("tight-passive").begin_match(MatchInfo(game))
 
 
-def style_statistics(lines: list[str], name: str) -> tuple[float, float]:
-    """``name``'s preflop participation (hands it did not fold before the flop) and its
-    aggression (raises among its calls and raises) in a log's ``STATE`` lines."""
-    game = bundled_game()
-    played = hands = raises = calls = 0
-    for line in lines:
-        if not line.startswith("STATE:"):
-            continue
-        record = parse_state_line(line)
-        me = record.names.index(name)
-        hands += 1
-        folded_preflop = False
-        for turn in decisions(game, record.betting, record.hand_number):
-            if turn.actor != me:
-                continue
-            if turn.action is ActionType.FOLD and turn.round == 0:
-                folded_preflop = True
-            raises += turn.action is ActionType.RAISE
-            calls += turn.action is ActionType.CALL
-        played += not folded_preflop
-    return played / hands, raises / (raises + calls)
-
-
 def test_styles_differ_in_play_as_their_names_say() -> None:
     # Two in-process matches, loose-aggressive against tight-passive and loose-passive
     # against tight-aggressive: every style's participation and aggression from its hands
     # (scripts/field_styles.py measures 10,000 hands).
     game = bundled_game()
-    stats: dict[str, tuple[float, float]] = {}
+    styles: dict[str, PlayStyle] = {}
     for a, b in (("loose-aggressive", "tight-passive"), ("loose-passive", "tight-aggressive")):
         lines = play_match(game, [create_agent(a, 1), create_agent(b, 2)], 1000, seed=7)
-        stats[a] = style_statistics(lines, "p0")
-        stats[b] = style_statistics(lines, "p1")
-    played = {name: s[0] for name, s in stats.items()}
-    aggression = {name: s[1] for name, s in stats.items()}
+        hands = [parse_state_line(line) for line in lines if line.startswith("STATE:")]
+        styles[a] = play_style(game, hands, "p0")
+        styles[b] = play_style(game, hands, "p1")
+    played = {name: style.participation for name, style in styles.items()}
+    aggression = {name: style.aggression for name, style in styles.items()}
     for loose in ("loose-passive", "loose-aggressive"):
         for tight in ("tight-passive", "tight-aggressive"):
             assert played[loose] > played[tight] + 0.2, (loose, tight, played)

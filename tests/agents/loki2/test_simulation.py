@@ -69,7 +69,10 @@ def test_a_hopeless_hand_folds_to_a_river_raise(limit_game: Game) -> None:
 
 def test_options_are_checked(limit_game: Game) -> None:
     from agents.errors import AgentOptionError
-    from agents.registry import create_agent
+    from agents.loki2.config import options_help
+    from agents.registry import AGENTS, create_agent
+
+    assert AGENTS["loki2"].options == options_help()  # the listing's copy is up to date
 
     agent = create_agent("loki2:trials=200,cutoff=off", seed=1)
     assert isinstance(agent, Loki2) and agent.config == Loki2Config(trials=200, cutoff=False)
