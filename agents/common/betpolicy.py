@@ -70,8 +70,11 @@ __all__ = [
     "PolicyFit",
     "SaundPolicy",
     "effective_odds",
+    "fitted_triple",
+    "fitted_triples",
     "saund_triple",
     "saund_triples",
+    "shaped_triple",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -85,6 +88,12 @@ PREDICTABILITY_GRID = np.linspace(0.0, 1.0, 21)
 _LEAST_WIN = 1e-9
 STRENGTH_BINS = 20
 """Bins of strength (0..1) of :class:`PolicyFit`'s shape histograms."""
+EDGE_GRID = np.linspace(0.0, 1.0, 41)
+"""The fold edges (strengths) :class:`PolicyFit` weighs against each other."""
+_EDGE_SOFTNESS = 0.05
+"""Width of the blend around a fold edge."""
+_EDGE_NOISE = 0.02
+"""A player folds a holding above its edge, or keeps one below, this often."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,12 +204,19 @@ class PolicyFit:
     policy gets ``w`` near 1, one whose actions ignore its cards (``always-call``, the ACPC
     example player) ``w`` near 0.
 
-    With ``shapes`` (an observer who sees every holding, as the ``infogain`` report does),
-    the revealed decisions also fill a histogram per context over :data:`STRENGTH_BINS`
-    bins of strength, and the likelihood becomes its smoothed estimate with the mixture
-    as the prior (:data:`SHAPE_PRIOR` pseudo-observations): whatever shape the player's
-    policy has, it is learned. (Revealed at showdowns only, a player's folds are never
-    seen, so an agent fits the mixture alone.)
+    With ``shapes`` the revealed decisions also fill a histogram per context over
+    :data:`STRENGTH_BINS` bins of strength, and the likelihood becomes its smoothed
+    estimate with the mixture as the prior (:data:`SHAPE_PRIOR` pseudo-observations,
+    :func:`shaped_triple`): whatever shape the player's policy has, it is learned. An
+    observer who sees every holding (the ``infogain`` report) learns all three actions so;
+    an agent, which sees the opponent's cards at showdowns only, never sees a hand folded,
+    so with ``folds_revealed`` off the histograms learn only how the player splits the
+    hands it keeps between calling and raising. Its folds are then learned another way
+    (``fold_edges``): facing a bet, a player is taken to fold the holdings weaker than an
+    edge, per round and raise level, found by maximum likelihood from every time it folded
+    or did not, each weighed under the weight table at that moment (the chance that the
+    holding was below the edge); the edge's fold takes over from the mixture's as such
+    decisions accumulate (:data:`EDGE_EVIDENCE`).
 
     >>> fit = PolicyFit()
     >>> for _ in range(40):
@@ -216,13 +232,58 @@ class PolicyFit:
     SHAPE_PRIOR = 5.0
     """Pseudo-observations of the mixture in every bin of a shape histogram."""
 
-    def __init__(self, policy: SaundPolicy = DEFAULT, *, shapes: bool = False) -> None:
+    EDGE_EVIDENCE = 20.0
+    """Decisions facing a bet after which the fold edge weighs as much as the mixture."""
+
+    def __init__(
+        self,
+        policy: SaundPolicy = DEFAULT,
+        *,
+        shapes: bool = False,
+        folds_revealed: bool = True,
+        fold_edges: bool = False,
+    ) -> None:
         self.policy = policy
         self.params = policy.array()
         self.counts = np.zeros((ROUNDS, 2, LEVELS, 3))
         self.log_likelihood = np.zeros((ROUNDS, len(PREDICTABILITY_GRID)))
         self._predictability = np.full(ROUNDS, float(PREDICTABILITY_GRID.mean()))
         self.shapes = np.zeros((ROUNDS, 2, LEVELS, STRENGTH_BINS, 3)) if shapes else None
+        self.folds_revealed = folds_revealed
+        self.edge_log_likelihood = np.zeros((ROUNDS, LEVELS, len(EDGE_GRID)))
+        self.edge_decisions = np.zeros((ROUNDS, LEVELS))
+        self._edges = np.full((ROUNDS, LEVELS), float(EDGE_GRID.mean()))
+        self.fold_edges = fold_edges
+
+    def edge_table(self) -> tuple[FloatArray, FloatArray]:
+        """``[round, level]``: the fold edge (a strength) and its weight against the
+        mixture's fold (0 without ``fold_edges``)."""
+        if not self.fold_edges:
+            return self._edges.copy(), np.zeros((ROUNDS, LEVELS))
+        decisions = self.edge_decisions
+        return self._edges.copy(), decisions / (decisions + self.EDGE_EVIDENCE)
+
+    def _observe_edge(
+        self, round_: int, level: int, strengths: FloatArray, weights: FloatArray, fold: bool
+    ) -> None:
+        """A decision facing a bet, folded or not, with the holdings' strengths and weights
+        then: each candidate edge's chance of it."""
+        total = float(weights.sum())
+        if total <= 0.0:
+            return
+        below = np.bincount(
+            np.searchsorted(EDGE_GRID, strengths, side="right"),
+            weights=weights,
+            minlength=len(EDGE_GRID) + 1,
+        )
+        folds = np.cumsum(below)[: len(EDGE_GRID)] / total  # P(strength < edge)
+        folds = _EDGE_NOISE + (1.0 - 2.0 * _EDGE_NOISE) * folds
+        level = min(level, LEVELS - 1)
+        ll = self.edge_log_likelihood[round_, level]
+        ll += np.log(folds if fold else 1.0 - folds)
+        posterior = np.exp(ll - ll.max())
+        self._edges[round_, level] = posterior @ EDGE_GRID / posterior.sum()
+        self.edge_decisions[round_, level] += 1
 
     def frequencies(self, round_: int, facing: bool, level: int) -> FloatArray:
         """Smoothed fold/call/raise frequencies of the player in a context."""
@@ -284,6 +345,9 @@ class PolicyFit:
         assert turn.action is not None
         table.remove(board)
         strengths = holding_strengths(board)
+        if self.fold_edges and turn.facing:
+            fold = turn.action is ActionType.FOLD
+            self._observe_edge(turn.round, turn.level, strengths, table.weights, fold)
         odds = turn.odds
         table.multiply(
             self.likelihood(turn.round, turn.facing, turn.level, strengths, odds, turn.action)
@@ -309,24 +373,120 @@ class PolicyFit:
     ) -> FloatArray:
         """The probability of ``action`` for every holding of the given ``strengths``."""
         k = ACTION_INDEX[action]
-        saund = saund_triples(strengths, facing, odds, self.params)[:, k]
+        triples = saund_triples(strengths, facing, odds, self.params)
+        saund = triples[:, k]
         w = self.predictability(round_)
         frequency = float(self.frequencies(round_, facing, level)[k])
         result: FloatArray = w * saund + (1.0 - w) * frequency
-        if self.shapes is not None:
-            histogram = self.shapes[round_, int(facing), min(level, LEVELS - 1)]
-            seen = histogram[_bins(strengths)]
-            prior = self.SHAPE_PRIOR
-            result = (seen[:, k] + prior * result) / (seen.sum(axis=1) + prior)
-        return result
+        if self.shapes is None and not self.fold_edges:
+            return result
+        mixed = w * triples + (1.0 - w) * self.frequencies(round_, facing, level)
+        level = min(level, LEVELS - 1)
+        histogram = (
+            self.shapes[round_, int(facing), level]
+            if self.shapes is not None
+            else np.zeros((STRENGTH_BINS, 3))
+        )
+        edges, edge_weights = self.edge_table()
+        shaped = fitted_triples(
+            mixed,
+            strengths,
+            facing,
+            edges[round_, level],
+            edge_weights[round_, level],
+            histogram,
+            self.SHAPE_PRIOR if self.shapes is not None else 0.0,
+            self.folds_revealed,
+        )
+        return shaped[:, k]
+
+
+@njit(cache=CACHE, inline="always")
+def shaped_triple(  # noqa: PLR0917  (numba kernels take positional arguments)
+    f: float, c: float, r: float, seen: FloatArray, prior: float, folds_revealed: bool
+) -> tuple[float, float, float]:  # pragma: no cover - numba
+    """A triple ``(f, c, r)`` learned towards the actions ``seen`` (counts of fold, call,
+    raise) with ``prior`` pseudo-observations of it; with ``folds_revealed`` off only the
+    split between calls and raises is learned, the fold probability stays ``f``."""
+    if folds_revealed:
+        n = seen[0] + seen[1] + seen[2] + prior
+        return (seen[0] + prior * f) / n, (seen[1] + prior * c) / n, (seen[2] + prior * r) / n
+    kept = c + r
+    if kept <= 0.0:
+        return f, c, r
+    call = (seen[1] + prior * c / kept) / (seen[1] + seen[2] + prior)
+    return f, kept * call, kept * (1.0 - call)
+
+
+@njit(cache=CACHE, inline="always")
+def fitted_triple(  # noqa: PLR0917  (numba kernels take positional arguments)
+    f: float,
+    c: float,
+    r: float,
+    strength: float,
+    facing: bool,
+    edge: float,
+    edge_weight: float,
+    histogram: FloatArray,
+    prior: float,
+    folds_revealed: bool,
+) -> tuple[float, float, float]:  # pragma: no cover - numba
+    """The mixture's triple ``(f, c, r)`` for a holding of ``strength``, refined by what
+    was learned of the player: facing a bet, the fold edge's fold (``edge_weight`` of it)
+    with calls and raises scaled to what is left; then the shape histogram's counts for
+    the holding's bin (``prior``: pseudo-observations of the triple; 0: none)."""
+    if facing and edge_weight > 0.0:
+        below = min(1.0, max(0.0, (edge - strength) / _EDGE_SOFTNESS + 0.5))
+        fold = _EDGE_NOISE + (1.0 - 2.0 * _EDGE_NOISE) * below
+        fold = edge_weight * fold + (1.0 - edge_weight) * f
+        kept = c + r
+        if kept > 0.0:
+            c, r = c * (1.0 - fold) / kept, r * (1.0 - fold) / kept
+        else:
+            c = 1.0 - fold
+        f = fold
+    if prior <= 0.0:
+        return f, c, r
+    bins = len(histogram)
+    return shaped_triple(
+        f, c, r, histogram[min(bins - 1, int(strength * bins))], prior, folds_revealed
+    )
+
+
+@njit(cache=CACHE)
+def fitted_triples(  # noqa: PLR0917  (numba kernels take positional arguments)
+    mixed: FloatArray,
+    strengths: FloatArray,
+    facing: bool,
+    edge: float,
+    edge_weight: float,
+    histogram: FloatArray,
+    prior: float,
+    folds_revealed: bool,
+) -> FloatArray:  # pragma: no cover - numba
+    """:func:`fitted_triple` of every row of ``mixed`` (the holdings' mixture triples)."""
+    out = np.empty_like(mixed)
+    for i in range(len(mixed)):
+        f, c, r = fitted_triple(
+            mixed[i, 0],
+            mixed[i, 1],
+            mixed[i, 2],
+            strengths[i],
+            facing,
+            edge,
+            edge_weight,
+            histogram,
+            prior,
+            folds_revealed,
+        )
+        out[i, 0] = f
+        out[i, 1] = c
+        out[i, 2] = r
+    return out
 
 
 def _bin(strength: float) -> int:
     return min(STRENGTH_BINS - 1, max(0, int(strength * STRENGTH_BINS)))
-
-
-def _bins(strengths: FloatArray) -> npt.NDArray[np.intp]:
-    return np.clip((strengths * STRENGTH_BINS).astype(np.intp), 0, STRENGTH_BINS - 1)
 
 
 PRIOR_FREQUENCIES = np.array([(0.0, 0.6, 0.4), (0.25, 0.5, 0.25)])

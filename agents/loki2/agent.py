@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 
 from acpcbot.actions import Action
 from acpcbot.errors import UnsupportedGameError
@@ -84,7 +85,7 @@ class Loki2(Agent):
             [c.trials, c.min_trials, c.check_every, c.strength_samples, int(c.cutoff)],
             dtype=np.int64,
         )
-        self.fit = PolicyFit()
+        self.fit = PolicyFit(shapes=True, folds_revealed=False, fold_edges=True)
         self.weights = WeightTable()
         self._hand_number = -1
         self._tracker = DecisionTracker(game)
@@ -123,6 +124,10 @@ class Loki2(Agent):
 
     # -- deciding -----------------------------------------------------------------------
 
+    def _shapes(self) -> npt.NDArray[np.float64]:
+        shapes = self.fit.shapes
+        return shapes if shapes is not None else np.zeros((4, 2, 3, 1, 3))
+
     def act(self, state: MatchState, betting: BettingView) -> Action:
         board = state.board_cards
         self.weights.remove(board)
@@ -150,6 +155,9 @@ class Loki2(Agent):
             _PARAMS,
             self.fit.frequency_table(),
             self.fit.predictabilities(),
+            self._shapes(),
+            self.fit.SHAPE_PRIOR if self.fit.shapes is not None else 0.0,
+            *self.fit.edge_table(),
             self._limits,
             self.rng.getrandbits(63),
             out,

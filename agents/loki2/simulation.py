@@ -37,7 +37,7 @@ from numba import njit, uint64
 from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, KEY_BASE, value_of_key
 from acpcbot.handeval.jitcache import cache_enabled
 from acpcbot.handeval.montecarlo import alias_table, high_index, low_index, splitmix64
-from agents.common.betpolicy import saund_triple
+from agents.common.betpolicy import fitted_triple, saund_triple
 from agents.common.weights import potential
 
 CACHE = cache_enabled(__file__)
@@ -151,6 +151,10 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
     params: FloatArray,
     opponent_frequencies: FloatArray,
     opponent_predictability: FloatArray,
+    opponent_shapes: FloatArray,
+    shape_prior: float,
+    opponent_edges: FloatArray,
+    edge_weights: FloatArray,
     limits: IntArray,
     seed: int,
     out: FloatArray,
@@ -165,7 +169,10 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
     0-3, most raises of rounds 0-3]``. ``params``: Saund's policy
     (:meth:`~agents.common.betpolicy.SaundPolicy.array`);
     ``opponent_frequencies[round, facing, level, action]`` and
-    ``opponent_predictability[round]``: the opponent's :class:`~agents.common.betpolicy.PolicyFit`.
+    ``opponent_predictability[round]``, ``opponent_shapes[round, facing, level, bin, action]``
+    and ``shape_prior`` (0: no shapes), ``opponent_edges[round, level]`` and
+    ``edge_weights[round, level]``: the opponent's
+    :class:`~agents.common.betpolicy.PolicyFit` (its folds never revealed).
     ``limits``: ``[trials, min_trials, check_every, strength samples, cut-off on]``.
     ``out`` gets ``[EV fold, call, raise, SD fold, call, raise]`` in chips.
     """
@@ -265,6 +272,19 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
                         f = w * f + (1.0 - w) * freq[0]
                         c = w * c + (1.0 - w) * freq[1]
                         r = w * r + (1.0 - w) * freq[2]
+                        level = min(raises, 2)
+                        f, c, r = fitted_triple(
+                            f,
+                            c,
+                            r,
+                            s,
+                            facing,
+                            opponent_edges[round_, level],
+                            edge_weights[round_, level],
+                            opponent_shapes[round_, int(facing), level],
+                            shape_prior,
+                            False,
+                        )
                     if not facing:
                         f = 0.0
                     if not can_raise:

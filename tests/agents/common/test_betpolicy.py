@@ -81,3 +81,33 @@ def test_learned_shapes_follow_a_policy_saunds_does_not_describe() -> None:
         fit.reveal(1, False, 0, strength, 0.0, action)
     bets = fit.likelihood(1, False, 0, np.array([0.1, 0.5, 0.9]), 0.0, ActionType.RAISE)
     assert bets[1] > 0.9 and bets[0] < 0.05 and bets[2] < 0.05
+
+
+def test_a_fold_edge_is_learned_from_folds_whose_cards_stay_hidden() -> None:
+    # The player folds every holding weaker than 0.5 facing a flop bet. Its cards are never
+    # shown; each decision is weighed under the observer's (uniform) table.
+    from acpcbot.cards import parse_cards
+    from agents.common.decisions import Decision
+    from agents.common.weights import WeightTable, holding_strengths
+
+    board = parse_cards("AhKd7s")
+    strengths = holding_strengths(board)
+    live = np.flatnonzero(strengths > 0)
+    fit = PolicyFit(shapes=True, folds_revealed=False, fold_edges=True)
+    rng = random.Random(4)
+    folded = 0
+    for _ in range(200):
+        holding = rng.choice(live)
+        action = ActionType.FOLD if strengths[holding] < 0.5 else ActionType.CALL
+        folded += action is ActionType.FOLD
+        table = WeightTable()
+        turn = Decision(1, 0, True, 1, 20, 10, 0.3, action)
+        fit.reweight(table, turn, board)
+        fit.learn(turn)
+    edges, weights = fit.edge_table()
+    # What the edge folds of the table is what the player was seen to fold (the edge
+    # itself may sit anywhere in a gap between holdings' strengths).
+    assert np.mean(strengths[live] < edges[1, 1]) == pytest.approx(folded / 200, abs=0.03)
+    assert weights[1, 1] == pytest.approx(200 / 220)
+    folds = fit.likelihood(1, True, 1, np.array([0.2, 0.8]), 0.3, ActionType.FOLD)
+    assert folds[0] > 0.8 and folds[1] < 0.15
