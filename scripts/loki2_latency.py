@@ -4,10 +4,11 @@
 
 Plays in-process matches on acpcbot's dealer and times every decision of the measured
 agents (the ``observe`` of the state that puts the agent to act plus the ``act``: what a
-client waits for). Measured by default: ``loki2`` (500 trials with the obvious-move
-cut-off), ``loki2:cutoff=off`` (500 trials always) and the baseline ``plicas``, in turn, so
-that the ratios hold on a busy machine where absolute times do not. Each first plays a
-short warm-up match (numba's caches load). Also printed: how many trials loki2's decisions
+client waits for). Measured by default: ``loki2:trials=500`` (with the obvious-move
+cut-off), ``loki2:trials=500,cutoff=off`` (500 trials always), the default ``loki2`` (200
+with the cut-off) and the baseline ``plicas``, in turn, so that the ratios hold on a busy
+machine where absolute times do not. Each first plays a short warm-up match (numba's caches
+load). Also printed: how many trials loki2's decisions
 played (the cut-off's saving) and each agent's hands/s over the whole match. ``--clock cpu``
 times the thread's CPU time instead of the wall clock.
 """
@@ -71,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agents",
         nargs="+",
-        default=["loki2", "loki2:cutoff=off"],
-        help="the agents measured (loki2, loki2:cutoff=off)",
+        default=["loki2:trials=500", "loki2:trials=500,cutoff=off", "loki2"],
+        help="the agents measured (loki2:trials=500, loki2:trials=500,cutoff=off, loki2)",
     )
     parser.add_argument("--baseline", default="plicas", help="measured alongside (plicas)")
     parser.add_argument("--opponent", default="example", help="who they play (example)")
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.hands} hands against {args.opponent}"
     )
     header = ("agent", "round", "decisions", "median ms", "p99 ms", "max ms", "trials", "hands/s")
-    print("{:<18} {:<8} {:>9} {:>10} {:>8} {:>8} {:>7} {:>8}".format(*header))
+    print("{:<28} {:<8} {:>9} {:>10} {:>8} {:>8} {:>7} {:>8}".format(*header))
     medians = {}
     for spec, (agent, seconds) in results.items():
         for name, rounds in (("all", (0, 1, 2, 3)), ("preflop", (0,)), ("postflop", (1, 2, 3))):
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             if name == "all":
                 medians[spec] = (statistics.median(ms), quantile(ms, 0.99))
             print(
-                f"{spec:<18} {name:<8} {len(ms):>9} {statistics.median(ms):>10.3f} "
+                f"{spec:<28} {name:<8} {len(ms):>9} {statistics.median(ms):>10.3f} "
                 f"{quantile(ms, 0.99):>8.3f} {max(ms):>8.3f} {trials:>7} {rate:>8}"
             )
     base = medians[args.baseline][0]

@@ -53,9 +53,9 @@ def test_the_nuts_raise_a_river_bet_and_the_cut_off_stops_early(limit_game: Game
     assert action is ActionType.RAISE
     fold, call, raise_ = agent.last_evs[:3]
     assert raise_ > call > 0.0 == fold
-    assert agent.last_trials < 500
+    assert agent.last_trials < agent.config.trials
     _, full = decide(limit_game, nuts, Loki2Config(cutoff=False))
-    assert full.last_trials == 500
+    assert full.last_trials == full.config.trials
 
 
 def test_a_hopeless_hand_folds_to_a_river_raise(limit_game: Game) -> None:
