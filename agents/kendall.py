@@ -217,6 +217,7 @@ class KendallLearner(Agent):
     """
 
     name = "kendall-learner"
+    decides_instantly = True
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
