@@ -209,9 +209,10 @@ class KendallLearner(Agent):
     """Kendall & Willdig's evolving player: a learning value per starting-hand class.
 
     Each of the 169 classes starts at :data:`START_VALUE` (so at first the player raises
-    everything) and moves by :data:`STEP` after each hand it was dealt: up when it won a pot
-    the opponent had called or raised into, down when it lost a showdown or folded after
-    calling (or checking) or raising, never above 10 or below 0. The value drives every
+    everything) and moves by :data:`STEP` after each hand it was dealt: up when it won at a
+    showdown (the paper's "wins a game, with other players either calling or raising": the
+    opponent stayed in), down when it lost a showdown or folded after calling (or checking)
+    or raising, never above 10 or below 0. The value drives every
     decision of the hand through :func:`learner_triple`. The values live for one match
     (:meth:`begin_match` starts them over), so each duplicate half learns afresh.
     """
@@ -242,14 +243,15 @@ class KendallLearner(Agent):
         state = result.state
         me = state.position
         hand = replay(self.game, state.betting, state.hand_number)
-        voluntary = [False, False]  # called or raised, the blinds apart
-        for actions, actors in zip(hand.actions, hand.acting, strict=True):
-            for action, actor in zip(actions, actors, strict=True):
-                if action.type is not ActionType.FOLD:
-                    voluntary[actor] = True
+        # "wins a game, with other players either calling or raising": the opponent stayed
+        # in to the showdown (a pot it folded was won by no merit of the hand).
+        called = any(
+            action.type is not ActionType.FOLD and actor == me
+            for actions, actors in zip(hand.actions, hand.acting, strict=True)
+            for action, actor in zip(actions, actors, strict=True)
+        )
         k = class_of(*state.own_cards)
-        won = result.value > 0
-        if won and voluntary[1 - me]:
+        if hand.is_showdown and result.value > 0:
             self.values[k] = min(START_VALUE, self.values[k] + STEP)
-        elif (hand.folded[me] and voluntary[me]) or (hand.is_showdown and result.value < 0):
+        elif (hand.folded[me] and called) or (hand.is_showdown and result.value < 0):
             self.values[k] = max(0.0, self.values[k] - STEP)

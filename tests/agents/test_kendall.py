@@ -141,6 +141,7 @@ def final(text: str) -> HandResult:
         ("MATCHSTATE:1:0:cc/rf:|7c2d/2s8d9h", -0.1),  # called preflop, then folded
         ("MATCHSTATE:1:0:f:|7c2d", 0.0),  # folded without calling or raising
         ("MATCHSTATE:0:0:f:7c2d|", 0.0),  # won, but the opponent never called or raised
+        ("MATCHSTATE:1:0:cc/rrf:|7c2d/2s8d9h", 0.0),  # won when the opponent folded
     ],
 )
 def test_the_learning_value_moves_by_the_hand_s_result(text: str, change: float) -> None:
