@@ -17,6 +17,10 @@ paper's tables ("fold below X, call up to Y, raise Z if the pot is at most W, el
 
 Every random choice comes from the agent's seeded RNG.
 
+:class:`KendallLearner` is the paper's adaptive player: a learning value per starting hand,
+moved by the hands it wins and loses, decides whether to fold, call or raise
+(:func:`learner_triple`).
+
 >>> style_triple(TIGHT_PASSIVE, strength=0.3, facing_bet=True, can_raise=True, pot=40)
 Triple(fold=1.0, call=0.0, raise_=0.0)
 >>> style_triple(LOOSE_AGGRESSIVE, strength=0.8, facing_bet=True, can_raise=True, pot=40)
@@ -25,13 +29,18 @@ Triple(fold=0.0, call=0.09999999999999998, raise_=0.9)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from acpcbot.actions import Action
+import numpy as np
+
+from acpcbot.actions import Action, ActionType
 from acpcbot.errors import UnsupportedGameError
-from acpcbot.player import BettingView, MatchInfo
+from acpcbot.handeval.combos import NUM_CLASSES, class_of
+from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
+from acpcbot.rules import replay
 from agents.base import Agent
 from agents.triple import Triple
 
@@ -112,7 +121,6 @@ class KendallPlayer(Agent):
         rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
-        from acpcbot.handeval.combos import class_of
         from acpcbot.handeval.equity import hand_vs_range
 
         facing = betting.amount_to_call() > 0
@@ -163,3 +171,87 @@ class TightAggressive(KendallPlayer):
 
     name = "tight-aggressive"
     STYLE = TIGHT_AGGRESSIVE
+
+
+START_VALUE = 10.0
+"""Every starting hand's learning value at the start of a match: "every hand is assumed to be
+good until we find out otherwise"."""
+STEP = 0.1
+FOLD_BELOW = 6.0
+RAISE_FROM = 8.0
+RAISE_ACTION = 10.0
+"""``ac`` from which a hand of learning value 8 or more raises (else it calls)."""
+
+
+def learner_triple(value: float, pot: float, players: int = 2) -> Triple:
+    """Kendall & Willdig's rule for a hand of learning value ``value`` (``pot`` in chips,
+    ``players`` still in the hand): fold below 6, call below 8, else ``ac = (lv /
+    log10(pot)) / (np / lv)`` and raise when it reaches 10.
+
+    >>> learner_triple(5.9, 30), learner_triple(7.0, 30)
+    (Triple(fold=1.0, call=0.0, raise_=0.0), Triple(fold=0.0, call=1.0, raise_=0.0))
+    >>> learner_triple(8.0, 50, players=5)  # the paper's figure 1: ac = 7.53, call
+    Triple(fold=0.0, call=1.0, raise_=0.0)
+    >>> learner_triple(8.0, 50, players=3)  # figure 2: ac = 12.57, raise
+    Triple(fold=0.0, call=0.0, raise_=1.0)
+    """
+    if value < FOLD_BELOW:
+        return Triple(1.0, 0.0, 0.0)
+    if value < RAISE_FROM:
+        return Triple(0.0, 1.0, 0.0)
+    scale = math.log10(pot) if pot > 1 else 0.0
+    if scale <= 0 or (value / scale) / (players / value) >= RAISE_ACTION:
+        return Triple(0.0, 0.0, 1.0)
+    return Triple(0.0, 1.0, 0.0)
+
+
+class KendallLearner(Agent):
+    """Kendall & Willdig's evolving player: a learning value per starting-hand class.
+
+    Each of the 169 classes starts at :data:`START_VALUE` (so at first the player raises
+    everything) and moves by :data:`STEP` after each hand it was dealt: up when it won at a
+    showdown (the paper's "wins a game, with other players either calling or raising": the
+    opponent stayed in), down when it lost a showdown or folded after calling (or checking)
+    or raising, never above 10 or below 0. The value drives every
+    decision of the hand through :func:`learner_triple`. The values live for one match
+    (:meth:`begin_match` starts them over), so each duplicate half learns afresh.
+    """
+
+    name = "kendall-learner"
+    decides_instantly = True
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.values = np.full(NUM_CLASSES, START_VALUE)
+        self.last_triple: Triple | None = None
+        """The legal triple of the last decision."""
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        game = info.game
+        if game.num_hole_cards != 2 or game.num_players != 2 or not game.is_limit:
+            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
+        self.values = np.full(NUM_CLASSES, START_VALUE)
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        value = float(self.values[class_of(*state.own_cards)])
+        triple = learner_triple(value, betting.pot, players=2)
+        self.last_triple = triple.legal(betting)
+        return triple.sample(betting, self.rng)
+
+    def end_hand(self, result: HandResult) -> None:
+        state = result.state
+        me = state.position
+        hand = replay(self.game, state.betting, state.hand_number)
+        # "wins a game, with other players either calling or raising": the opponent stayed
+        # in to the showdown (a pot it folded was won by no merit of the hand).
+        called = any(
+            action.type is not ActionType.FOLD and actor == me
+            for actions, actors in zip(hand.actions, hand.acting, strict=True)
+            for action, actor in zip(actions, actors, strict=True)
+        )
+        k = class_of(*state.own_cards)
+        if hand.is_showdown and result.value > 0:
+            self.values[k] = min(START_VALUE, self.values[k] + STEP)
+        elif (hand.folded[me] and called) or (hand.is_showdown and result.value < 0):
+            self.values[k] = max(0.0, self.values[k] - STEP)

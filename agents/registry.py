@@ -87,6 +87,12 @@ _PLICAS_OPTIONS = (
 """PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
 out so that listing the agents imports no agent)."""
 
+_LOKI2_OPTIONS = (
+    "cutoff = on|off; trials 1..100000, min-trials 2..100000, check-every 1..100000, "
+    "strength-samples 1..1081 = N"
+)
+"""loki2's options (:func:`agents.loki2.config.options_help`, written out likewise)."""
+
 AGENTS: dict[str, AgentEntry] = {
     spec.name: spec
     for spec in (
@@ -147,6 +153,17 @@ AGENTS: dict[str, AgentEntry] = {
             "tight-aggressive",
             "agents.kendall:TightAggressive",
             "Kendall's tight-aggressive style: plays few hands, raises often",
+        ),
+        AgentEntry(
+            "kendall-learner",
+            "agents.kendall:KendallLearner",
+            "Kendall's adaptive player: a learning value per starting hand, moved by results",
+        ),
+        AgentEntry(
+            "loki2",
+            "agents.loki2.agent:Loki2",
+            "Loki-2: selective-sampling simulation (call vs raise EV) over a Bayesian weight table",
+            _LOKI2_OPTIONS,
         ),
     )
 }

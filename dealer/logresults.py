@@ -25,7 +25,7 @@ from acpcbot.errors import GameDefinitionError
 from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
-from dealer.playedlog import PlayedLog, read_log
+from dealer.playedlog import PlayedLog, read_log, shown_path
 from dealer.results import HalfResult, PairResult, ResultsError, duplicate_result, log_result
 from dealer.summary import half_json, half_line, pair_json, pair_line
 from dealer.twins import labels, twin_differences
@@ -35,6 +35,7 @@ __all__ = [
     "LogsReport",
     "ReportKind",
     "big_blind_of",
+    "game_named",
     "game_of_log",
     "report_json",
     "report_lines",
@@ -199,28 +200,34 @@ def game_of_log(log: PlayedLog) -> Game:
     in the current folder, or the bundled game of that name."""
     if log.header is None:
         raise ResultsError(f"{log.where} has no header naming its game; give --big-blind")
-    name = log.header.game_path
-    candidates = dict.fromkeys([log.path.parent / name, Path(name), Path(Path(name).name)])
+    return game_named(log.header.game_path, log.path, "give --big-blind")
+
+
+def game_named(name: str, log: Path, advice: str) -> Game:
+    """The game ``name`` that the header of the log at ``log`` names: a file of that name
+    beside the log, else in the current folder, else the bundled game of that name; a
+    :class:`ResultsError` that says why not and ends in ``advice`` otherwise."""
+    candidates = dict.fromkeys([log.parent / name, Path(name), Path(Path(name).name)])
     for candidate in candidates:
         try:
             data = read_small_file(candidate, limit=MAX_GAME_BYTES)
         except MissingFileError:
             continue
         except FileRefusedError as exc:
-            raise _no_game(log, str(exc)) from None
+            raise _no_game(name, log, str(exc), advice) from None
         try:
             return parse_game(data.decode("latin-1"), source=str(candidate))
         except GameDefinitionError as exc:
-            raise _no_game(log, str(exc)) from None
+            raise _no_game(name, log, str(exc), advice) from None
     if Path(name).name in BUNDLED_GAMES:
         return bundled_game(Path(name).name)
-    raise _no_game(log, "no such file beside the log, here or among the bundled games")
+    why = "no such file beside the log, here or among the bundled games"
+    raise _no_game(name, log, why, advice)
 
 
-def _no_game(log: PlayedLog, why: str) -> ResultsError:
-    assert log.header is not None
-    game = clip_line(log.header.game_path, 80)
-    return ResultsError(f"cannot read the game {game!r} of {log.where}: {why}; give --big-blind")
+def _no_game(name: str, log: Path, why: str, advice: str) -> ResultsError:
+    game = clip_line(name, 80)
+    return ResultsError(f"cannot read the game {game!r} of {shown_path(log)}: {why}; {advice}")
 
 
 def big_blind_of(log: PlayedLog) -> int:

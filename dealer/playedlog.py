@@ -41,6 +41,7 @@ import stat
 import zlib
 from array import array
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NoReturn
@@ -57,9 +58,11 @@ __all__ = [
     "MAX_LINE_BYTES",
     "LogError",
     "PlayedLog",
+    "StateLine",
     "read_log",
     "read_log_stream",
     "shown_path",
+    "state_lines",
 ]
 
 MAX_LINE_BYTES = 64 * 1024
@@ -172,6 +175,14 @@ def shown_path(path: Path) -> str:
 def read_log(path: Path) -> PlayedLog:
     """Read the log at ``path``: a regular file, or a pipe read as a stream (a FIFO without
     a writer reads as empty; it never hangs)."""
+    with _opened(path) as (file, file_id):
+        return read_log_stream(path, file, file_id=file_id)
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[tuple[BinaryIO, tuple[int, int] | None]]:
+    """The log at ``path`` open for reading, with its device and inode when it is a regular
+    file; any failure to open or read it is a :class:`LogError`."""
     where = shown_path(path)
     try:
         fd = os.open(path, READ_FLAGS)
@@ -192,9 +203,28 @@ def read_log(path: Path) -> PlayedLog:
         raise
     with os.fdopen(fd, "rb") as file:
         try:
-            return read_log_stream(path, file, file_id=file_id)
+            yield file, file_id
         except OSError as exc:
             raise LogError(f"cannot read {where}: {exc.strerror}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class StateLine:
+    """One ``STATE`` line of a log, checked as :func:`read_log` checks it."""
+
+    number: int
+    """Its line number in the file."""
+    text: str
+
+
+def state_lines(path: Path) -> Iterator[LogHeader | StateLine]:
+    """Stream a log for a reader that needs each hand's betting and cards: its header first
+    when it has one, then its ``STATE`` lines in order, each checked exactly as
+    :func:`read_log` checks it (the same :class:`LogError` for a bad line; the ``SCORE``
+    line is checked and not given; a last line cut short is left out). Memory stays
+    bounded however long the log; a pipe is read once."""
+    with _opened(path) as (file, _):
+        yield from _scan(shown_path(path), file, _Reader(), hashlib.sha256())
 
 
 class _LineError(Exception):
@@ -274,6 +304,8 @@ class _Reader:
         """Whether the seats rotate (unknown until a hand of another residue is read)."""
         self.score: ScoreRecord | None = None
         self.score_line = 0
+        self.cut_line: int | None = None
+        """The number of a last line cut short and left out, if there was one."""
 
     def order_of(self, field: bytes, count: int) -> tuple[int, ...]:
         """The player index at each position of a names field of ``count`` names."""
@@ -372,35 +404,12 @@ def read_log_stream(
     path: Path, file: BinaryIO, *, file_id: tuple[int, int] | None = None
 ) -> PlayedLog:
     """Read a log from an open binary stream; ``path`` names it in messages."""
-    where = shown_path(path)
     reader = _Reader()
     digest = hashlib.sha256()
-    header_lines: list[str] | None = None
     header: LogHeader | None = None
-    cut_line: int | None = None
-    for number, (line, terminated) in enumerate(_lines(file, digest), start=1):
-        if len(line) > MAX_LINE_BYTES:
-            raise LogError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES} bytes")
-        if number == 1 and line.startswith(_HEADER_START):
-            header_lines = []
-        if header_lines is not None and header is None:
-            if not terminated:
-                break  # a header cut short: no hands (said below)
-            header_lines.append(_text(line))
-            if len(header_lines) == 4:
-                header = _header(where, header_lines)
-            continue
-        try:
-            _read_line(reader, line, number)
-        except _LineError as exc:
-            if terminated:
-                raise LogError(f"{where}:{number}: {exc}") from None
-            cut_line = number  # the last line, cut while it was being written
-    if header_lines is not None and header is None:
-        raise LogError(f"{where}: the log ends inside its header (no hands)")
-    if not reader.hands:
-        cut = f" (its last line, {cut_line}, is cut short)" if cut_line else ""
-        raise LogError(f"{where}: no hands{cut}")
+    for item in _scan(shown_path(path), file, reader, digest):
+        if isinstance(item, LogHeader):
+            header = item
     return PlayedLog(
         path=path,
         header=header,
@@ -409,10 +418,46 @@ def read_log_stream(
         chips={name: reader.chips[i] for i, name in enumerate(reader.players)},
         deals=reader.deals,
         score=reader.score,
-        cut_line=cut_line,
+        cut_line=reader.cut_line,
         digest=digest.hexdigest(),
         file_id=file_id,
     )
+
+
+def _scan(
+    where: str, file: BinaryIO, reader: _Reader, digest: hashlib._Hash
+) -> Iterator[LogHeader | StateLine]:
+    """Read every line of ``file`` into ``reader``, giving the header and each ``STATE``
+    line on the way (a last line cut short is left out: ``reader.cut_line``)."""
+    header_lines: list[str] | None = None
+    header_done = False
+    for number, (line, terminated) in enumerate(_lines(file, digest), start=1):
+        if len(line) > MAX_LINE_BYTES:
+            raise LogError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES} bytes")
+        if number == 1 and line.startswith(_HEADER_START):
+            header_lines = []
+        if header_lines is not None and not header_done:
+            if not terminated:
+                break  # a header cut short: no hands (said below)
+            header_lines.append(_text(line))
+            if len(header_lines) == 4:
+                header_done = True
+                yield _header(where, header_lines)
+            continue
+        try:
+            _read_line(reader, line, number)
+        except _LineError as exc:
+            if terminated:
+                raise LogError(f"{where}:{number}: {exc}") from None
+            reader.cut_line = number  # the last line, cut while it was being written
+            continue
+        if line.startswith(b"STATE:"):
+            yield StateLine(number, _text(line))
+    if header_lines is not None and not header_done:
+        raise LogError(f"{where}: the log ends inside its header (no hands)")
+    if not reader.hands:
+        cut = f" (its last line, {reader.cut_line}, is cut short)" if reader.cut_line else ""
+        raise LogError(f"{where}: no hands{cut}")
 
 
 _CHUNK_BYTES = 1024 * 1024

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from dealer.stats import to_mbb
 
-__all__ = ["PoolProgress", "Progress", "eta_text"]
+__all__ = ["PoolProgress", "Progress", "ReadProgress", "eta_text"]
 
 _INTERVAL_S = 0.25
 """Least time between two drawings."""
@@ -123,3 +123,31 @@ class PoolProgress(_Line):
             f"{ended:,}/{self._matches:,} matches ({running} running), "
             f"{rate:,.0f} hands/s, ETA {eta}"
         )
+
+
+class ReadProgress(_Line):
+    """Reports the hands read of ``total`` (``None``: not known), the hands/s and the ETA,
+    for long passes over logs."""
+
+    def __init__(
+        self,
+        total: int | None,
+        label: str = "",
+        stream: TextIO | None = None,
+        *,
+        enabled: bool | None = None,
+    ) -> None:
+        super().__init__(label, stream, enabled)
+        self._total = total
+
+    def update(self, hands: int) -> None:
+        """``hands`` read so far; drawn at most four times a second."""
+        seconds = self._due()
+        if seconds is None:
+            return
+        rate = hands / seconds
+        if self._total is None:
+            self._draw(f"{hands:,} hands read, {rate:,.0f} hands/s")
+            return
+        eta = eta_text(max(0, self._total - hands) / rate) if rate > 0 else "?"
+        self._draw(f"{hands:,}/{self._total:,} hands read, {rate:,.0f} hands/s, ETA {eta}")

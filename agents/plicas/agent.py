@@ -27,6 +27,7 @@ from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
+from agents.common.weights import board_ranking
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
@@ -44,7 +45,7 @@ from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
 from agents.plicas.warmup import warm_up
-from agents.plicas.weights import RangeWeights, board_ranking
+from agents.plicas.weights import RangeWeights
 from agents.triple import Triple
 
 

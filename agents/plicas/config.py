@@ -23,31 +23,15 @@ agents.errors.AgentOptionError: PLICAS option case-weight=nan: case-weight is a 
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from agents.errors import AgentOptionError
+from agents.common import options as agent_options
+from agents.common.options import bounds as _bounds
 
 __all__ = ["DYNAMIC", "STATIC", "PlicasConfig"]
 
-_TRUE = {"on", "true", "yes", "1"}
-_FALSE = {"off", "false", "no", "0"}
-_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
-_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
-_PLAIN = re.compile(r"[A-Za-z0-9._+/-]+", re.ASCII)
-"""Option text shown as it is in messages (other text is shown quoted, escaped)."""
-_LONGEST_NUMBER = 40
-"""Characters of a number option read at all (longer ones are out of every range)."""
 _MAX_HANDS = 1_000_000_000
-
-
-def _bounds(low: float, high: float) -> dict[str, Any]:
-    """A numeric field's allowed range, as dataclass field metadata."""
-    return {"bounds": (low, high)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,23 +86,12 @@ class PlicasConfig:
     def with_options(self, options: Mapping[str, str]) -> PlicasConfig:
         """A copy with ``options`` applied (keys in option or field spelling, any case);
         raises :class:`AgentOptionError` for an unknown, repeated or out-of-range one."""
-        changes: dict[str, object] = {}
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        for key, text in options.items():
-            name = key.strip().lower().replace("-", "_")
-            if name not in fields:
-                raise AgentOptionError(
-                    f"unknown PLICAS option {key!r}; options: {', '.join(option_names())}"
-                )
-            if name in changes:
-                raise AgentOptionError(f"PLICAS option {_spelling(name)} is given twice")
-            changes[name] = _convert(fields[name], text.strip(), getattr(self, name))
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        return agent_options.apply_options(self, options, "PLICAS")
 
 
 def option_names() -> list[str]:
     """Every option's name in spec spelling, sorted."""
-    return sorted(_spelling(f.name) for f in dataclasses.fields(PlicasConfig))
+    return agent_options.option_names(PlicasConfig)
 
 
 def options_help() -> str:
@@ -127,53 +100,7 @@ def options_help() -> str:
     >>> options_help().split("; ")[1]
     'dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000 = N'
     """
-    switches: list[str] = []
-    counts: list[str] = []
-    numbers: list[str] = []
-    for f in dataclasses.fields(PlicasConfig):
-        name = _spelling(f.name)
-        if isinstance(f.default, bool):
-            switches.append(name)
-            continue
-        low, high = f.metadata["bounds"]
-        (counts if isinstance(f.default, int) else numbers).append(
-            f"{name} {_number(low)}..{_number(high)}"
-        )
-    return f"{', '.join(switches)} = on|off; {', '.join(counts)} = N; {', '.join(numbers)} = X"
-
-
-def _number(value: float) -> str:
-    """A bound as people write it: ``1000000``, ``0.01``."""
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def _spelling(name: str) -> str:
-    return name.replace("_", "-")
-
-
-def _convert(f: dataclasses.Field[Any], text: str, current: object) -> object:
-    """An option's text as the field's value; an :class:`AgentOptionError` that names the
-    option, the value and what is allowed unless it is one."""
-    name = _spelling(f.name)
-    shown = text if _PLAIN.fullmatch(text) else repr(text)
-    if isinstance(current, bool):
-        lowered = text.lower()
-        if lowered in _TRUE:
-            return True
-        if lowered in _FALSE:
-            return False
-        raise AgentOptionError(f"PLICAS option {name}={shown}: {name} is on or off")
-    low, high = f.metadata["bounds"]
-    integer = isinstance(current, int)
-    kind = "an integer" if integer else "a number"
-    allowed = f"{name} is {kind} from {_number(low)} to {_number(high)}"
-    pattern = _INTEGER if integer else _NUMBER
-    if len(text) > _LONGEST_NUMBER or not pattern.fullmatch(text):
-        raise AgentOptionError(f"PLICAS option {name}={shown}: {allowed}")
-    value: float = int(text) if integer else float(text)
-    if not (math.isfinite(value) and low <= value <= high):
-        raise AgentOptionError(f"PLICAS option {name}={shown}: {allowed}")
-    return value
+    return agent_options.options_help(PlicasConfig)
 
 
 DYNAMIC = PlicasConfig()

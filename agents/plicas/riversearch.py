@@ -39,10 +39,11 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.actions import ActionType
+from agents.common.weights import ordered_percentiles
 from agents.plicas.calibration import Calibration
 from agents.plicas.model import OpponentAction, OpponentProfile, context_level
 from agents.plicas.situation import RIVER
-from agents.plicas.weights import likelihood, ordered_percentiles
+from agents.plicas.weights import likelihood
 from agents.triple import Triple
 
 FloatArray = npt.NDArray[np.float64]

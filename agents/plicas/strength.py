@@ -19,12 +19,13 @@ from acpcbot.cards import Card
 from acpcbot.handeval.combos import COMBO_CARDS, class_of
 from acpcbot.handeval.evaluator import rank7
 from acpcbot.handeval.montecarlo import sample_counts
+from agents.common.weights import COMBOS_WITH_CARD, board_ranking, ordered_percentiles
 from agents.plicas.buckets import bucket_of
 from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
 from agents.plicas.situation import RIVER, Situation
 from agents.plicas.tables import PlicasTables
-from agents.plicas.weights import board_ranking, continuing, ordered_percentiles
+from agents.plicas.weights import continuing
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -70,7 +71,7 @@ class HandReader:
         hole, board = situation.hole, situation.board
         weights = weights.copy()
         for card in board:  # a card dealt since the opponent last acted
-            weights[self.tables.combos_with_card[card]] = 0.0
+            weights[COMBOS_WITH_CARD[card]] = 0.0
         ranking = board_ranking(tuple(board))
         values = ranking.values
         fold = profile.fold_to_bet(situation.round, situation.opponent, situation.num_raises + 1)
@@ -106,7 +107,7 @@ class HandReader:
         """Weight 1 on every combo that does not hold one of ``hole``."""
         weights = np.ones(len(self.tables.combo_class))
         for card in hole:
-            weights[self.tables.combos_with_card[card]] = 0.0
+            weights[COMBOS_WITH_CARD[card]] = 0.0
         return weights
 
     def _equity(

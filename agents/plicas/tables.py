@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
+from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES
 from agents.common import tables
 from agents.common.ranges import RANGE_GRID
 
@@ -38,8 +38,6 @@ class PlicasTables:
     down to 0 for the worst."""
     combo_order: IntArray
     """``argsort(combo_score)``."""
-    combos_with_card: IntArray
-    """``[card]``: the 51 combos holding that card."""
     class_bucket: IntArray
     """PLICAS bucket 1..8 of every class."""
     class_top_share: FloatArray
@@ -62,13 +60,10 @@ class PlicasTables:
         position = np.empty(NUM_CLASSES, dtype=np.int64)
         position[ranking] = np.arange(NUM_CLASSES)
         class_score = NUM_CLASSES - 1 - position
-        first, second = np.asarray(COMBO_CARDS).T
-        with_card = np.array([np.flatnonzero((first == c) | (second == c)) for c in range(52)])
         return PlicasTables(
             combo_class=np.asarray(COMBO_CLASS, dtype=np.int64),
             combo_score=class_score[COMBO_CLASS],
             combo_order=np.argsort(class_score[COMBO_CLASS]),
-            combos_with_card=with_card,
             class_bucket=tables.preflop_buckets(),
             class_top_share=tables.class_top_share(),
             class_equity=tables.class_equity_matrix(),

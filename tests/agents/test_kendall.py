@@ -1,4 +1,4 @@
-"""Kendall's four styles: hand selection and raise frequency differ as the names say."""
+"""Kendall's four styles differ as their names say; the learning player learns."""
 
 from __future__ import annotations
 
@@ -7,19 +7,26 @@ from pathlib import Path
 import pytest
 
 from acpcbot.errors import UnsupportedGameError
-from acpcbot.game import Game, load_game
-from acpcbot.player import MatchInfo
+from acpcbot.game import Game, bundled_game, load_game
+from acpcbot.handeval.combos import class_of
+from acpcbot.player import HandResult, MatchInfo
+from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.protocol.matchstate import decode_match_state
+from acpcbot.rules import HandState
+from agents.common.decisions import PlayStyle, play_style
+from agents.common.tables import preflop_equity
 from agents.kendall import (
     LOOSE_AGGRESSIVE,
     LOOSE_PASSIVE,
     TIGHT_AGGRESSIVE,
     TIGHT_PASSIVE,
+    KendallLearner,
     Style,
     preflop_style_triple,
     style_triple,
 )
 from agents.registry import create_agent
+from tests.agents.matches import play_match
 
 STYLES = {
     "loose-passive": LOOSE_PASSIVE,
@@ -89,3 +96,72 @@ def test_a_game_other_than_heads_up_limit_holdem_is_refused_at_the_start(
     game = load_game(str(vectors / "games" / game_file))
     with pytest.raises(UnsupportedGameError, match="tight-passive plays heads-up limit hold'em"):
         create_agent("tight-passive").begin_match(MatchInfo(game))
+
+
+def test_styles_differ_in_play_as_their_names_say() -> None:
+    # Two in-process matches, loose-aggressive against tight-passive and loose-passive
+    # against tight-aggressive: every style's participation and aggression from its hands
+    # (scripts/field_styles.py measures 10,000 hands).
+    game = bundled_game()
+    styles: dict[str, PlayStyle] = {}
+    for a, b in (("loose-aggressive", "tight-passive"), ("loose-passive", "tight-aggressive")):
+        lines = play_match(game, [create_agent(a, 1), create_agent(b, 2)], 1000, seed=7)
+        hands = [parse_state_line(line) for line in lines if line.startswith("STATE:")]
+        styles[a] = play_style(game, hands, "p0")
+        styles[b] = play_style(game, hands, "p1")
+    played = {name: style.participation for name, style in styles.items()}
+    aggression = {name: style.aggression for name, style in styles.items()}
+    for loose in ("loose-passive", "loose-aggressive"):
+        for tight in ("tight-passive", "tight-aggressive"):
+            assert played[loose] > played[tight] + 0.2, (loose, tight, played)
+    for aggressive in ("loose-aggressive", "tight-aggressive"):
+        for passive in ("loose-passive", "tight-passive"):
+            assert aggression[aggressive] > aggression[passive] + 0.1, aggression
+
+
+def final(text: str) -> HandResult:
+    state, betting = decode_match_state(text, bundled_game())
+    me = state.position
+    ranks = None
+    if all(state.hole_cards):
+        from acpcbot.handeval import rank_hand
+
+        ranks = [rank_hand((*hole, *state.board_cards)) for hole in state.hole_cards]
+    assert isinstance(betting, HandState)
+    values = betting.values(ranks if betting.is_showdown else None)
+    assert state.position == me
+    return HandResult(state, values)
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("MATCHSTATE:0:0:cc/cc/cc/cc:AsAh|7c2d/2s8d9h/Jc/3d", +0.1),  # won a showdown
+        ("MATCHSTATE:0:0:cc/cc/cc/cc:7c2d|AsAh/2s8d9h/Jc/3d", -0.1),  # lost one
+        ("MATCHSTATE:1:0:cc/rf:|7c2d/2s8d9h", -0.1),  # called preflop, then folded
+        ("MATCHSTATE:1:0:f:|7c2d", 0.0),  # folded without calling or raising
+        ("MATCHSTATE:0:0:f:7c2d|", 0.0),  # won, but the opponent never called or raised
+        ("MATCHSTATE:1:0:cc/rrf:|7c2d/2s8d9h", 0.0),  # won when the opponent folded
+    ],
+)
+def test_the_learning_value_moves_by_the_hand_s_result(text: str, change: float) -> None:
+    learner = KendallLearner(1)
+    learner.begin_match(MatchInfo(bundled_game()))
+    result = final(text)
+    k = class_of(*result.state.own_cards)
+    learner.values[k] = 8.0
+    learner.end_hand(result)
+    assert learner.values[k] == pytest.approx(8.0 + change)
+
+
+def test_the_learner_drops_weak_hands_and_starts_each_match_afresh() -> None:
+    game = bundled_game()
+    learner = KendallLearner(1)
+    play_match(game, [learner, create_agent("always-raise")], 4000, seed=3)
+    values = learner.values.copy()
+    assert values.min() < 8.0 <= values.max() == 10.0
+    equity = preflop_equity()
+    dropped, kept = values < 8.0, values == 10.0
+    assert equity[dropped].mean() < equity[kept].mean() - 0.05  # it learned which are weak
+    learner.begin_match(MatchInfo(game))
+    assert (learner.values == 10.0).all()

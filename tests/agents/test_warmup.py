@@ -27,7 +27,8 @@ from dealer.referee import Referee
 MATCHES = [
     ("plicas", "always-raise"), ("plicas", "always-call"), ("plicas-static", "example"),
     ("plicas:river-search=on", "hash"), ("plicas:model=off,river-search=on", "always-raise"),
-    ("tight-aggressive", "loose-passive"), ("dpp", "dpp-coarse"),
+    ("tight-aggressive", "loose-passive"), ("dpp", "dpp-coarse"), ("loki2", "example"),
+    ("kendall-learner", "loki2"),
 ]
 
 def compiled():

@@ -25,7 +25,7 @@ NUMBA_MODULES = (
     "acpcbot.handeval.enumeration",
     "acpcbot.handeval.montecarlo",
     "acpcbot.handeval.strength",
-    "agents.plicas.weights",
+    "agents.common.weights",
     "agents.common.preflop",
     "agents.dpp.kernels",
     "agents.dpp.handstrength",

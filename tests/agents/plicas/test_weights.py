@@ -8,9 +8,10 @@ import pytest
 from acpcbot.actions import ActionType
 from acpcbot.cards import parse_cards
 from acpcbot.handeval.combos import NUM_COMBOS, combo_index, parse_class
+from agents.common.weights import percentiles
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel
 from agents.plicas.tables import PlicasTables
-from agents.plicas.weights import RangeWeights, likelihood, percentiles
+from agents.plicas.weights import RangeWeights, likelihood
 
 
 def test_percentiles_share_ties_and_skip_zero_weights() -> None:
