@@ -150,7 +150,7 @@ def test_a_broker_with_a_password_file(
 ) -> None:
     folder = tmp_path / "broker"
     folder.mkdir()
-    secured = Mosquitto(folder, users={"bot": "s3cret"}).start()
+    secured = Mosquitto(folder, users={"bot": "s3cret"}, prefix="test").start()
     try:
         args = ["match", "example", "always-call", "--hands", "200", "--jobs", "1"]
         url = f"mqtt://bot@127.0.0.1:{secured.port}/test"

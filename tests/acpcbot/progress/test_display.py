@@ -29,7 +29,7 @@ def test_a_bar_on_a_terminal_rewritten_in_place_and_cleared() -> None:
     display.update(512, lambda: "A +100.0 ± 20.0 mbb/g")
     shown = stream.getvalue()
     assert "\r" in shown and "%|" in shown
-    assert "A vs B: 512/2,048 hands, 512 hands/s, A +100.0 ± 20.0 mbb/g, ETA 0:03" in shown
+    assert "A vs B: 512/2,048 hands, 448 hands/s, A +100.0 ± 20.0 mbb/g, ETA 0:03" in shown
     display.update(1024, "skipped: too soon")
     assert "1,024/" not in stream.getvalue()
     display.write("acpcbot: a line above")

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Benchmark what telemetry and the progress bar cost a match.
+
+    python scripts/bench_telemetry.py [--hands 100000] [--rounds 3] [--jobs 1,2]
+
+Plays the in-process duplicate match ``always-call`` vs ``example`` (``--hands`` per half,
+the same seed each time) through :func:`acpcbot.cli.matchrun.run_match`, in four ways,
+interleaved round by round so that they see the same machine load:
+
+* ``plain``: no telemetry, no progress (the baseline);
+* ``mqtt``: ``--mqtt`` to a mosquitto this script starts on 127.0.0.1 (status and progress);
+* ``mqtt+hands``: ``--mqtt --mqtt-hands`` (every hand published: the broker cannot keep up,
+  so the oldest are dropped, and counted);
+* ``bar``: no telemetry, the tqdm progress bar drawn on a (fake) terminal.
+
+Each match's hands/s is its own (``summary.json``: the halves' play, not the telemetry's
+closing). Prints the median hands/s of each way and its ratio to ``plain``, for every
+``--jobs`` (1: the halves one after the other in this process, where the publisher's thread
+shares the interpreter with the dealer; 2: the halves in two processes, publishing from
+this one). Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck
+(drops instead). Then what one redraw of a progress line costs with tqdm and with rich
+(when installed), and the time each takes to import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import redirect_stderr
+from pathlib import Path
+from typing import Any
+
+from acpcbot.cli.matchrun import MatchRequest, run_match
+from acpcbot.logconfig import configure_logging
+from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.telemetry.localbroker import Mosquitto
+from acpcbot.telemetry.url import parse_broker_url
+
+WAYS = ("plain", "mqtt", "mqtt+hands", "bar")
+
+
+class _Terminal(io.StringIO):
+    """A terminal that keeps nothing: tqdm draws on it as on a real one."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+def play(way: str, hands: int, jobs: int, url: str, out: Path) -> dict[str, Any]:
+    request = MatchRequest(
+        "always-call",
+        "example",
+        hands=hands,
+        seed=7,
+        out=out,
+        force=True,
+        jobs=jobs,
+        progress=Show.TERMINAL if way == "bar" else False,
+        mqtt=parse_broker_url(url) if way.startswith("mqtt") else None,
+        mqtt_hands=way == "mqtt+hands",
+    )
+    sink = _Terminal()
+    with redirect_stderr(sink):
+        match = run_match(request)
+    return match.summary
+
+
+def redraw_cost(redraws: int = 2000) -> dict[str, float]:
+    """Microseconds per redraw of a progress line on a terminal, ours (tqdm) and rich's."""
+    costs = {}
+    display = ProgressDisplay("a vs b", 10**9, stream=_Terminal(), show=True)
+    display._interval = 0.0  # every update is drawn
+    display.update(1, "warm-up")
+    started = time.perf_counter()
+    for done in range(redraws):
+        display.update(done * 1000, "a +12.3 ± 45.6 mbb/g")
+    costs["tqdm"] = (time.perf_counter() - started) / redraws * 1e6
+    display.close()
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn
+    except ImportError:
+        return costs
+    console = Console(file=_Terminal(), force_terminal=True, width=120)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), console=console,
+                        auto_refresh=False)  # fmt: skip
+    task = progress.add_task("a vs b", total=10**9)
+    progress.start()
+    started = time.perf_counter()
+    for done in range(redraws):
+        progress.update(task, completed=done * 1000, description="a +12.3 ± 45.6 mbb/g")
+        progress.refresh()
+    costs["rich"] = (time.perf_counter() - started) / redraws * 1e6
+    progress.stop()
+    return costs
+
+
+def import_ms(module: str) -> float | None:
+    """Milliseconds to import ``module`` in a fresh interpreter (median of 5)."""
+    times = []
+    for _ in range(5):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            return None
+        last = done.stderr.strip().splitlines()[-1].split("|")
+        times.append(int(last[1]) / 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each way (3)")
+    parser.add_argument("--jobs", default="1,2", help="--jobs values to measure (1,2)")
+    args = parser.parse_args()
+    configure_logging(level="error")
+    jobs_list = [int(j) for j in args.jobs.split(",")]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "broker"
+        folder.mkdir()
+        broker = Mosquitto(folder).start()
+        try:
+            play("plain", 2000, 1, broker.url, Path(scratch) / "warm-up")  # imports, caches
+            for jobs in jobs_list:
+                rates: dict[str, list[float]] = {way: [] for way in WAYS}
+                dropped: dict[str, list[int]] = {way: [] for way in WAYS}
+                for round_ in range(args.rounds):
+                    for way in WAYS:
+                        out = Path(scratch) / f"{way}-{jobs}"
+                        summary = play(way, args.hands, jobs, broker.url, out)
+                        rates[way].append(summary["hands_per_second"])
+                        told = summary.get("telemetry", {})
+                        dropped[way].append(told.get("dropped", 0))
+                        print(
+                            f"jobs {jobs} round {round_ + 1} {way:>10}: "
+                            f"{summary['hands_per_second']:>9,.0f} hands/s"
+                            + (f", telemetry {json.dumps(told)}" if told else ""),
+                            flush=True,
+                        )
+                base = statistics.median(rates["plain"])
+                print(f"\n--jobs {jobs}, 2 x {args.hands:,} hands, medians of {args.rounds}:")
+                for way in WAYS:
+                    median = statistics.median(rates[way])
+                    lost = statistics.median(dropped[way])
+                    print(
+                        f"  {way:>10}: {median:>9,.0f} hands/s  ratio {median / base:.3f} "
+                        f"({100 * (1 - median / base):+.1f}% slower)"
+                        + (f", {lost:,.0f} messages dropped" if way.startswith("mqtt") else "")
+                    )
+                print()
+        finally:
+            broker.stop()
+    costs = redraw_cost()
+    for name, micros in costs.items():
+        print(f"one progress redraw with {name}: {micros:,.0f} us")
+    for module in ("tqdm", "rich.progress"):
+        ms = import_ms(module)
+        if ms is not None:
+            print(f"import {module}: {ms:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
