@@ -156,9 +156,11 @@ def main() -> int:
                 for way in WAYS:
                     median = statistics.median(rates[way])
                     lost = statistics.median(dropped[way])
+                    slower = 100 * (1 - median / base)
+                    change = f"{abs(slower):.1f}% {'slower' if slower > 0 else 'faster'}"
                     print(
                         f"  {way:>10}: {median:>9,.0f} hands/s  ratio {median / base:.3f} "
-                        f"({100 * (1 - median / base):+.1f}% slower)"
+                        f"({change})"
                         + (f", {lost:,.0f} messages dropped" if way.startswith("mqtt") else "")
                     )
                 print()
