@@ -40,10 +40,16 @@ class Mosquitto:
     """One mosquitto process (started again on the same port by :meth:`start`)."""
 
     def __init__(
-        self, folder: Path, *, users: dict[str, str] | None = None, prefix: str = "acpcbot"
+        self,
+        folder: Path,
+        *,
+        users: dict[str, str] | None = None,
+        prefix: str = "acpcbot",
+        tls: tuple[Path, Path] | None = None,
     ) -> None:
         """A broker whose config, password file (``users``: name to password) and log go
-        to ``folder``; :attr:`url` names it with the topic prefix ``prefix``."""
+        to ``folder``; :attr:`url` names it with the topic prefix ``prefix``. With ``tls``
+        (a certificate and its key) it also listens with TLS, on :attr:`tls_port`."""
         executable = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not Path(executable).exists():
             raise LocalBrokerError(
@@ -54,6 +60,7 @@ class Mosquitto:
         self.folder = folder
         self.prefix = prefix
         self.port = free_port()
+        self.tls_port: int | None = None
         lines = [
             f"listener {self.port} 127.0.0.1",
             "persistence false",
@@ -73,6 +80,11 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {passwords}"]
         else:
             lines.append("allow_anonymous true")
+        if tls is not None:  # after the settings that apply to every listener
+            self.tls_port = free_port()
+            certificate, key = tls
+            lines += [f"listener {self.tls_port} 127.0.0.1", f"certfile {certificate}",
+                      f"keyfile {key}"]  # fmt: skip
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
