@@ -14,10 +14,10 @@ interleaved round by round so that they see the same machine load:
 * ``bar``: no telemetry, the tqdm progress bar drawn on a (fake) terminal.
 
 Each match's hands/s is its own (``summary.json``: the halves' play, not the telemetry's
-closing). Prints the median hands/s of each way and its ratio to ``plain``, for every
-``--jobs`` (1: the halves one after the other in this process, where the publisher's thread
-shares the interpreter with the dealer; 2: the halves in two processes, publishing from
-this one). Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck
+closing); each round plays the ways in another order. Prints the median hands/s of each way
+and the median of its ratios to ``plain`` in the same round, for every ``--jobs`` (1: the
+halves one after the other in this process, where the publisher's thread shares the
+interpreter with the dealer; 2: the halves in two processes, publishing from this one). Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck
 (drops instead). Then what one redraw of a progress line costs with tqdm and with rich
 (when installed), and the time each takes to import.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import statistics
 import subprocess
 import sys
@@ -72,6 +71,44 @@ def play(way: str, hands: int, jobs: int, url: str, out: Path) -> dict[str, Any]
     with redirect_stderr(sink):
         match = run_match(request)
     return match.summary
+
+
+def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None:
+    """Play every way ``rounds`` times, each round in another order, and print the medians,
+    with each way's hands/s as a ratio to ``plain``'s in the same round (the machine's load
+    changes between rounds more than within one)."""
+    rates: dict[str, list[float]] = {way: [] for way in WAYS}
+    ratios: dict[str, list[float]] = {way: [] for way in WAYS}
+    dropped: dict[str, list[int]] = {way: [] for way in WAYS}
+    for round_ in range(rounds):
+        order = WAYS[round_ % len(WAYS) :] + WAYS[: round_ % len(WAYS)]
+        this: dict[str, float] = {}
+        for way in order:
+            summary = play(way, hands, jobs, url, scratch / f"{way}-{jobs}")
+            this[way] = summary["hands_per_second"]
+            told = summary.get("telemetry", {})
+            dropped[way].append(told.get("dropped", 0))
+            shown = (
+                f", published {told['published']:,}, dropped {told['dropped']:,}" if told else ""
+            )
+            print(f"jobs {jobs} round {round_ + 1} {way:>10}: {this[way]:>9,.0f} hands/s{shown}",
+                  flush=True)  # fmt: skip
+        for way in WAYS:
+            rates[way].append(this[way])
+            ratios[way].append(this[way] / this["plain"])
+    base = statistics.median(rates["plain"])
+    print(f"\n--jobs {jobs}, 2 x {hands:,} hands, medians of {rounds} rounds:")
+    for way in WAYS:
+        ratio = statistics.median(ratios[way])
+        slower = 100 * (1 - ratio)
+        change = f"{abs(slower):.1f}% {'slower' if slower > 0 else 'faster'}"
+        lost = statistics.median(dropped[way])
+        print(
+            f"  {way:>10}: {statistics.median(rates[way]):>9,.0f} hands/s (plain "
+            f"{base:,.0f}); ratio to plain in the same round {ratio:.3f} ({change})"
+            + (f", {lost:,.0f} messages dropped" if way.startswith("mqtt") else "")
+        )
+    print()
 
 
 def redraw_cost(redraws: int = 2000) -> dict[str, float]:
@@ -136,34 +173,7 @@ def main() -> int:
         try:
             play("plain", 2000, 1, broker.url, Path(scratch) / "warm-up")  # imports, caches
             for jobs in jobs_list:
-                rates: dict[str, list[float]] = {way: [] for way in WAYS}
-                dropped: dict[str, list[int]] = {way: [] for way in WAYS}
-                for round_ in range(args.rounds):
-                    for way in WAYS:
-                        out = Path(scratch) / f"{way}-{jobs}"
-                        summary = play(way, args.hands, jobs, broker.url, out)
-                        rates[way].append(summary["hands_per_second"])
-                        told = summary.get("telemetry", {})
-                        dropped[way].append(told.get("dropped", 0))
-                        print(
-                            f"jobs {jobs} round {round_ + 1} {way:>10}: "
-                            f"{summary['hands_per_second']:>9,.0f} hands/s"
-                            + (f", telemetry {json.dumps(told)}" if told else ""),
-                            flush=True,
-                        )
-                base = statistics.median(rates["plain"])
-                print(f"\n--jobs {jobs}, 2 x {args.hands:,} hands, medians of {args.rounds}:")
-                for way in WAYS:
-                    median = statistics.median(rates[way])
-                    lost = statistics.median(dropped[way])
-                    slower = 100 * (1 - median / base)
-                    change = f"{abs(slower):.1f}% {'slower' if slower > 0 else 'faster'}"
-                    print(
-                        f"  {way:>10}: {median:>9,.0f} hands/s  ratio {median / base:.3f} "
-                        f"({change})"
-                        + (f", {lost:,.0f} messages dropped" if way.startswith("mqtt") else "")
-                    )
-                print()
+                measure(jobs, args.rounds, args.hands, broker.url, Path(scratch))
         finally:
             broker.stop()
     costs = redraw_cost()
