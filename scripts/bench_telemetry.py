@@ -9,16 +9,20 @@ interleaved round by round so that they see the same machine load:
 
 * ``plain``: no telemetry, no progress (the baseline);
 * ``mqtt``: ``--mqtt`` to a mosquitto this script starts on 127.0.0.1 (status and progress);
-* ``mqtt+hands``: ``--mqtt --mqtt-hands`` (every hand published: the broker cannot keep up,
-  so the oldest are dropped, and counted);
+* ``mqtt+hands``: ``--mqtt --mqtt-hands`` (every hand handed to the publisher, which sends a
+  few thousand a second: the rest are dropped, the oldest first, and counted);
 * ``bar``: no telemetry, the tqdm progress bar drawn on a (fake) terminal.
 
 Each match's hands/s is its own (``summary.json``: the halves' play, not the telemetry's
 closing); each round plays the ways in another order. Prints the median hands/s of each way
-and the median of its ratios to ``plain`` in the same round, for every ``--jobs`` (1: the
-halves one after the other in this process, where the publisher's thread shares the
-interpreter with the dealer; 2: the halves in two processes, publishing from this one). Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck
-(drops instead). Then what one redraw of a progress line costs with tqdm and with rich
+and the median of its ratios to ``plain`` in the same round, and the CPU time of the run
+(this process's and its halves', the telemetry's closing included: steadier than the wall
+time on a shared machine, where the rates vary by ±20% from run to run), for every
+``--jobs`` (1: the halves one after the other in this process, where the publisher's thread
+shares the interpreter with the dealer; 2: the halves in two processes, publishing from
+this one).
+Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck (drops
+instead). Then what one redraw of a progress line costs with tqdm and with rich
 (when installed), and the time each takes to import.
 """
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
 import subprocess
 import sys
@@ -54,6 +59,12 @@ class _Terminal(io.StringIO):
         return len(text)
 
 
+def cpu_seconds() -> float:
+    """User and system time of this process and of its children that ended (the halves)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def play(way: str, hands: int, jobs: int, url: str, out: Path) -> dict[str, Any]:
     request = MatchRequest(
         "always-call",
@@ -68,9 +79,10 @@ def play(way: str, hands: int, jobs: int, url: str, out: Path) -> dict[str, Any]
         mqtt_hands=way == "mqtt+hands",
     )
     sink = _Terminal()
+    used = cpu_seconds()
     with redirect_stderr(sink):
         match = run_match(request)
-    return match.summary
+    return {**match.summary, "cpu_seconds": cpu_seconds() - used}
 
 
 def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None:
@@ -79,6 +91,7 @@ def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None
     changes between rounds more than within one)."""
     rates: dict[str, list[float]] = {way: [] for way in WAYS}
     ratios: dict[str, list[float]] = {way: [] for way in WAYS}
+    cpu: dict[str, list[float]] = {way: [] for way in WAYS}
     dropped: dict[str, list[int]] = {way: [] for way in WAYS}
     for round_ in range(rounds):
         order = WAYS[round_ % len(WAYS) :] + WAYS[: round_ % len(WAYS)]
@@ -86,13 +99,14 @@ def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None
         for way in order:
             summary = play(way, hands, jobs, url, scratch / f"{way}-{jobs}")
             this[way] = summary["hands_per_second"]
+            cpu[way].append(summary["cpu_seconds"])
             told = summary.get("telemetry", {})
             dropped[way].append(told.get("dropped", 0))
             shown = (
                 f", published {told['published']:,}, dropped {told['dropped']:,}" if told else ""
             )
-            print(f"jobs {jobs} round {round_ + 1} {way:>10}: {this[way]:>9,.0f} hands/s{shown}",
-                  flush=True)  # fmt: skip
+            print(f"jobs {jobs} round {round_ + 1} {way:>10}: {this[way]:>9,.0f} hands/s, "
+                  f"{summary['cpu_seconds']:.2f} CPU s{shown}", flush=True)  # fmt: skip
         for way in WAYS:
             rates[way].append(this[way])
             ratios[way].append(this[way] / this["plain"])
@@ -103,9 +117,11 @@ def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None
         slower = 100 * (1 - ratio)
         change = f"{abs(slower):.1f}% {'slower' if slower > 0 else 'faster'}"
         lost = statistics.median(dropped[way])
+        used = statistics.median(cpu[way])
         print(
             f"  {way:>10}: {statistics.median(rates[way]):>9,.0f} hands/s (plain "
-            f"{base:,.0f}); ratio to plain in the same round {ratio:.3f} ({change})"
+            f"{base:,.0f}); ratio to plain in the same round {ratio:.3f} ({change}); "
+            f"{used:.2f} CPU s ({used / statistics.median(cpu['plain']):.3f} of plain's)"
             + (f", {lost:,.0f} messages dropped" if way.startswith("mqtt") else "")
         )
     print()
