@@ -14,7 +14,7 @@ interleaved round by round so that they see the same machine load:
 * ``bar``: no telemetry, the tqdm progress bar drawn on a (fake) terminal.
 
 Each match's hands/s is its own (``summary.json``: the halves' play, not the telemetry's
-closing); each round plays the ways in another order. Prints the median hands/s of each way
+closing); each round plays the ways in another (seeded random) order. Prints the median hands/s of each way
 and the median of its ratios to ``plain`` in the same round, and the CPU time of the run
 (this process's and its halves', the telemetry's closing included: steadier than the wall
 time on a shared machine, where the rates vary by ±20% from run to run), for every
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -94,7 +95,7 @@ def measure(jobs: int, rounds: int, hands: int, url: str, scratch: Path) -> None
     cpu: dict[str, list[float]] = {way: [] for way in WAYS}
     dropped: dict[str, list[int]] = {way: [] for way in WAYS}
     for round_ in range(rounds):
-        order = WAYS[round_ % len(WAYS) :] + WAYS[: round_ % len(WAYS)]
+        order = random.Random(round_).sample(WAYS, len(WAYS))  # not always after the same one
         this: dict[str, float] = {}
         for way in order:
             summary = play(way, hands, jobs, url, scratch / f"{way}-{jobs}")
