@@ -15,16 +15,14 @@ interleaved round by round so that they see the same machine load:
 
 Each match's hands/s is its own (``summary.json``: the halves' play, not the telemetry's
 closing); each round plays the ways in another (seeded random) order. Prints the median
-hands/s of each way and the median of its ratios to ``plain`` in the same round, and the
-CPU time of the run
-(this process's and its halves', the telemetry's closing included: steadier than the wall
-time on a shared machine, where the rates vary by ±20% from run to run), for every
-``--jobs`` (1: the halves one after the other in this process, where the publisher's thread
-shares the interpreter with the dealer; 2: the halves in two processes, publishing from
-this one).
-Goals: ``mqtt`` at most 5% slower than ``plain``; ``mqtt+hands`` never stuck (drops
-instead). Then what one redraw of a progress line costs with tqdm and with rich
-(when installed), and the time each takes to import.
+hands/s of each way, the median of its ratios to ``plain`` in the same round, and the CPU
+time of the run (this process's and its halves', the telemetry's closing included:
+steadier than the wall time on a shared machine, where the rates vary by ±20% from run to
+run), for every ``--jobs`` (1: the halves one after the other in this process, where the
+publisher's thread shares the interpreter with the dealer; 2: the halves in two processes,
+publishing from this one). Goals: ``mqtt`` at most 5% slower than ``plain``;
+``mqtt+hands`` never stuck (drops instead). Then what one redraw of a progress line costs
+with tqdm and with rich (when installed), and the time each takes to import.
 """
 
 from __future__ import annotations
