@@ -33,7 +33,8 @@ from dealer.config import MatchConfig
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import SeatTally, play_in_process
 from dealer.listeners import Listeners
-from dealer.matchlog import MatchLog
+from dealer.logtee import LogTee
+from dealer.matchlog import LogLines, MatchLog
 from dealer.referee import Referee
 from dealer.results import HalfResult, PairResult, half_result, pair_result
 from dealer.server import referee_over_tcp
@@ -228,13 +229,15 @@ def play_half(
     make_player: PlayerFactory,
     *,
     on_hand: HandReport | None = None,
+    on_state: Callable[[str], None] | None = None,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
     ``on_hand`` is told every hand; it may raise :class:`StopHalf`, which ends the half
     with ``finished`` false. A failure the project reports (a failing in-process agent, an
     aborted TCP match: :class:`AcpcError`) also ends it, with ``error`` set; the hands
-    played before either are in the log and the outcome.
+    played before either are in the log and the outcome. ``on_state`` is told every
+    ``STATE`` line written (``--mqtt-hands``).
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -257,7 +260,8 @@ def play_half(
         # Nothing resumes an in-process match, so its log need not hit the disk every hand.
         log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
         log.header(config.header)
-        engine = Referee(config, log=log, on_hand=record)
+        lines: LogLines = log if on_state is None else LogTee(log, on_state)
+        engine = Referee(config, log=lines, on_hand=record)
         players = [make_player(i, plan.agent_seeds[i]) for i in seats]
         try:
             if plan.transport is Transport.INPROCESS:

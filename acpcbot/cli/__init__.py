@@ -19,7 +19,16 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-COMMANDS = ("agents", "equity", "infogain", "match", "play", "results", "tournament")
+COMMANDS = (
+    "agents",
+    "equity",
+    "infogain",
+    "match",
+    "play",
+    "results",
+    "tournament",
+    "watch",
+)
 """The subcommands, each a module of this package of the same name."""
 
 

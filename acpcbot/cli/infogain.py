@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from acpcbot.options import add_progress_options, progress_of
+
 if TYPE_CHECKING:
     from agents.infogain.measure import InfoGainReport
 
@@ -71,6 +73,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the logs' game (default: the one each log's header names)",
     )
+    add_progress_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.errors import AcpcError
     from acpcbot.game import Game, bundled_game, load_game
+    from acpcbot.progress.display import ProgressDisplay
     from acpcbot.protocol.logfile import LogHeader, parse_state_line
     from agents.infogain.measure import STREETS, InfoGain
     from agents.infogain.report import report_json, report_lines
     from dealer.logresults import game_named
     from dealer.playedlog import LogError, shown_path, state_lines
-    from dealer.progress import ReadProgress
 
     plots: list[Path] = []
     if args.plot is not None:
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = load_game(args.game) if args.game else None
     gain: InfoGain | None = None
     first: Game | None = None
-    progress = ReadProgress(None, "infogain")
+    progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args).show)
     try:
         for path in args.logs:
             where = shown_path(path)
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                     raise LogError(f"{where}:{item.number}: {exc}") from None
                 progress.update(gain.hands)
     finally:
-        progress.clear()
+        progress.close()
     assert gain is not None  # state_lines gives at least one hand or raises
     report = gain.report(tuple(str(path) for path in args.logs))
     if args.json:
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _need_matplotlib() -> None:
-    from acpcbot.cli.tournamentrun import need_matplotlib
+    from acpcbot.extras import need_matplotlib
 
     need_matplotlib()
 

@@ -9,11 +9,20 @@ the dealer or the connection failed (bad state, closed mid-hand, silent past
 --read-timeout, the match ended before its first hand, ...). An agent that is late
 (--budget-ms), fails or picks an illegal action never breaks the connection: the client
 checks or calls instead, logs the first of each kind in full and counts the rest.
+
+--mqtt URL publishes the bot's own view of the match as it goes (hands, chips, running mbb/g,
+decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
+
+from acpcbot.options import add_mqtt_options
+
+if TYPE_CHECKING:
+    from acpcbot.telemetry.player import PlayerTelemetry
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
@@ -80,6 +89,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="use uvloop (default: when installed, from the 'fast' extra)",
     )
+    add_mqtt_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,25 +103,68 @@ def run(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     agent = create_agent(args.agent, seed=args.seed)
-    summary = run_async(
-        play_match(
-            args.host,
-            args.port,
-            agent,
-            game=game,
-            budget_ms=args.budget_ms or None,
-            connect_timeout=args.connect_timeout,
-            read_timeout=args.read_timeout or None,
-            name=args.name,
-        ),
-        uvloop=args.uvloop,
-    )
+    where = {"agent": args.agent, "seed": args.seed, "dealer": f"{args.host}:{args.port}"}
+    telemetry = _telemetry(args, where, game.big_blind) if args.mqtt is not None else None
+    try:
+        summary = run_async(
+            play_match(
+                args.host,
+                args.port,
+                agent,
+                game=game,
+                budget_ms=args.budget_ms or None,
+                connect_timeout=args.connect_timeout,
+                read_timeout=args.read_timeout or None,
+                name=args.name,
+                on_hand=telemetry.on_hand if telemetry is not None else None,
+            ),
+            uvloop=args.uvloop,
+        )
+    except BaseException as exc:
+        if telemetry is not None:
+            _close(telemetry, exc)
+        raise
+    counts = _close(telemetry, None, dataclasses.asdict(summary)) if telemetry else None
     if args.json:
-        where = {"agent": args.agent, "seed": args.seed, "dealer": f"{args.host}:{args.port}"}
-        print(json.dumps({**where, **dataclasses.asdict(summary)}))
+        print(json.dumps({**where, **dataclasses.asdict(summary), **(counts or {})}))
     else:
         print(f"{args.agent}: {summary}")
+        if counts is not None:
+            from acpcbot.telemetry.channel import told_text
+
+            print(told_text(counts["telemetry"]))
     return 0
+
+
+def _telemetry(
+    args: argparse.Namespace, where: dict[str, object], big_blind: int
+) -> PlayerTelemetry:
+    """The player's channel (``--mqtt``): ``running`` is published at once."""
+    from acpcbot.extras import need_mqtt
+    from acpcbot.logconfig import get_logger
+    from acpcbot.telemetry.player import PlayerTelemetry
+
+    need_mqtt()
+    log = get_logger("telemetry")
+    name = args.name or args.agent
+    describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
+    return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)
+
+
+def _close(
+    telemetry: PlayerTelemetry, failure: BaseException | None, result: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The final status: ``finished`` with the summary, ``interrupted`` or ``failed``."""
+    from acpcbot.telemetry.codec import Status
+
+    body: dict[str, Any]
+    if failure is None:
+        status, body = Status.FINISHED, {"result": result}
+    elif isinstance(failure, KeyboardInterrupt):
+        status, body = Status.INTERRUPTED, {}
+    else:
+        status, body = Status.FAILED, {"error": str(failure) or type(failure).__name__}
+    return {"telemetry": telemetry.channel.told(telemetry.close(status, body))}
 
 
 def tcp_port(text: str) -> int:
