@@ -15,6 +15,7 @@ import ctypes
 import multiprocessing
 import queue
 import signal
+import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +29,7 @@ from typing import Any, Protocol
 from acpcbot.game import Game
 from acpcbot.player import Player
 from agents.registry import create_agent
-from dealer.duplicate import DuplicatePlan, HalfOutcome, StopHalf, play_half
+from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 from dealer.progress import Progress
 
 __all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
@@ -67,6 +68,18 @@ class HalfJob:
     stop_flag: _StopFlag
     """Set (by the process that runs the match) to stop every half after its hand."""
     after_half: AfterHalf | None
+    listening: Listening | None = None
+    """Where a half with remote players listens (see :class:`dealer.duplicate.Listening`)."""
+
+    def announce(self, half: int, ports: list[int]) -> None:
+        """Say on stderr where a half with remote players waits for them, and with which
+        agent seeds they play the match (``acpcbot play ... --seed N``)."""
+        where = self.listening.host if self.listening is not None else "127.0.0.1"
+        seats = ", ".join(
+            f"{self.plan.names[which]} (agent seed {self.plan.agent_seeds[which]}) on port {port}"
+            for which, port in zip(self.plan.seats(half), ports, strict=True)
+        )
+        print(f"acpcbot: half {half + 1} waits on {where} for {seats}", file=sys.stderr, flush=True)
 
     def play(self, half: int, report: Callable[[int, int, float], None]) -> tuple[HalfOutcome, Any]:
         """Play ``half`` here, telling ``report`` (half, hands, chips) now and then; the
@@ -87,7 +100,16 @@ class HalfJob:
             if hands % _REPORT_EVERY == 0 or hands == hands_per_half:
                 report(half, hands, chips)
 
-        outcome = play_half(self.plan, half, self.game, self.out, make_player, on_hand=on_hand)
+        outcome = play_half(
+            self.plan,
+            half,
+            self.game,
+            self.out,
+            make_player,
+            on_hand=on_hand,
+            listening=self.listening,
+            on_listening=self.announce,
+        )
         collected = None
         if self.after_half is not None and outcome.finished:
             in_seats = self.plan.seats(half)
@@ -108,10 +130,11 @@ class Halves:
         progress: Progress,
         after_half: AfterHalf | None = None,
         on_progress: Callable[[int, float], None] | None = None,
+        listening: Listening | None = None,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
-        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half)
+        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half, listening)
         self.plan = plan
         self.progress = progress
         self.on_progress = on_progress

@@ -9,11 +9,18 @@ the dealer or the connection failed (bad state, closed mid-hand, silent past
 --read-timeout, the match ended before its first hand, ...). An agent that is late
 (--budget-ms), fails or picks an illegal action never breaks the connection: the client
 checks or calls instead, logs the first of each kind in full and counts the rest.
+
+With several ports, one match is played on each at once, each by a fresh agent with the same
+seed: the seats of one agent in both halves of a duplicate match dealt elsewhere (`acpcbot
+match --transport remote`). --match-seed S --as a|b then gives the agent the seed `acpcbot
+match --seed S` gives agent A or B, so that the match is the one `acpcbot match` plays.
 """
 
 from __future__ import annotations
 
 import argparse
+
+from acpcbot.cli.match import seed_value
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
@@ -28,7 +35,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument(
-        "port", metavar="PORT", type=tcp_port, help="the dealer's port for this seat"
+        "ports",
+        metavar="PORT",
+        type=tcp_port,
+        nargs="+",
+        help="the dealer's port for this seat; several: a match on each at once (one "
+        "agent's seats in both halves of a duplicate match), each with a fresh agent",
     )
     parser.add_argument(
         "--agent",
@@ -37,8 +49,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="the agent to play: NAME or NAME:KEY=VALUE,... with options, e.g. "
         "plicas:dprc=off (see: acpcbot agents)",
     )
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, help="seed of the agent's random choices (default: 0)")
+    seeds.add_argument(
+        "--match-seed",
+        type=seed_value,
+        metavar="S",
+        help="instead of --seed: the seed acpcbot match --seed S gives agent A or B (--as)",
+    )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the agent's random choices (default: 0)"
+        "--as",
+        dest="agent_letter",
+        choices=["a", "b"],
+        help="with --match-seed: which of the match's agents this one is (AGENT_A or AGENT_B)",
     )
     parser.add_argument(
         "--game",
@@ -83,34 +106,57 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
     import dataclasses
     import json
 
-    from acpcbot.client import play_match
+    from acpcbot.client import MatchSummary, play_match
+    from acpcbot.errors import AcpcError
     from acpcbot.eventloop import run as run_async
     from acpcbot.game import load_game
     from agents.registry import create_agent
+    from dealer.duplicate import derived_seed
 
+    if (args.match_seed is None) != (args.agent_letter is None):
+        raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")
+    if len(set(args.ports)) < len(args.ports):
+        raise AcpcError(f"a port is given twice: {' '.join(map(str, args.ports))}")
+    seed = args.seed or 0
+    if args.match_seed is not None:
+        seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))
     game = load_game(args.game)
-    agent = create_agent(args.agent, seed=args.seed)
-    summary = run_async(
-        play_match(
-            args.host,
-            args.port,
-            agent,
-            game=game,
-            budget_ms=args.budget_ms or None,
-            connect_timeout=args.connect_timeout,
-            read_timeout=args.read_timeout or None,
-            name=args.name,
-        ),
-        uvloop=args.uvloop,
-    )
-    if args.json:
-        where = {"agent": args.agent, "seed": args.seed, "dealer": f"{args.host}:{args.port}"}
-        print(json.dumps({**where, **dataclasses.asdict(summary)}))
-    else:
-        print(f"{args.agent}: {summary}")
+    agents = [create_agent(args.agent, seed=seed) for _ in args.ports]
+
+    async def play_all() -> list[MatchSummary | BaseException]:
+        matches = [
+            play_match(
+                args.host,
+                port,
+                agent,
+                game=game,
+                budget_ms=args.budget_ms or None,
+                connect_timeout=args.connect_timeout,
+                read_timeout=args.read_timeout or None,
+                name=args.name,
+            )
+            for port, agent in zip(args.ports, agents, strict=True)
+        ]
+        return await asyncio.gather(*matches, return_exceptions=True)
+
+    errors = []
+    for port, outcome in zip(args.ports, run_async(play_all(), uvloop=args.uvloop), strict=True):
+        if isinstance(outcome, AcpcError):
+            errors.append(str(outcome))
+        elif isinstance(outcome, BaseException):
+            raise outcome
+        elif args.json:
+            where = {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"}
+            print(json.dumps({**where, **dataclasses.asdict(outcome)}))
+        else:
+            at = f" (port {port})" if len(args.ports) > 1 else ""
+            print(f"{args.agent}{at}: {outcome}")
+    if errors:
+        raise AcpcError("; ".join(errors))
     return 0
 
 
