@@ -22,9 +22,11 @@ from typing import BinaryIO
 from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.game import Game, load_game
+from acpcbot.options import add_mqtt_options, add_progress_options
 from dealer.config import MatchConfig, TimeLimits, logged_text
 from dealer.faults import MatchAbortedError
 from dealer.listeners import Listeners
+from dealer.livematch import LiveMatch
 from dealer.matchlog import MatchLog
 from dealer.referee import Referee
 from dealer.resume import Resumption
@@ -88,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--strict", action="store_true", help="end the match on any bad reply instead of a call"
     )
+    add_progress_options(parser)
+    add_mqtt_options(parser, hands=True)
     return parser
 
 
@@ -229,19 +233,57 @@ def _run(args: argparse.Namespace, err: Transcript) -> int:
         strict=args.strict,
     )
     ports = _ports(args.ports)
+    if args.mqtt_hands and args.mqtt is None:
+        raise AcpcError("--mqtt-hands needs --mqtt URL")
+    if args.mqtt is not None:
+        from acpcbot.extras import need_mqtt
+
+        need_mqtt()
     log_path = Path(f"{args.match_name}.log")
     tlog_path = Path(f"{args.match_name}.tlog")
-    if args.append and args.tlog:
-        return _resume(config, args, err, ports=ports, paths=(log_path, tlog_path))
+    live = LiveMatch.from_args(config, args, err)
+    status, error = "failed", None
+    try:
+        if args.append and args.tlog:
+            code = _resume(config, args, err, ports=ports, paths=(log_path, tlog_path), live=live)
+        else:
+            code = _play(config, args, err, ports=ports, paths=(log_path, tlog_path), live=live)
+        status = "finished"
+        return code
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    except MatchAbortedError as exc:
+        error = exc.lines[0].removeprefix("ERROR: ") if exc.lines else str(exc)
+        raise
+    except AcpcError as exc:
+        error = str(exc)
+        raise
+    finally:
+        if live.active:
+            live.close(status, error)
+
+
+def _play(
+    config: MatchConfig,
+    args: argparse.Namespace,
+    err: Transcript,
+    *,
+    ports: list[int],
+    paths: tuple[Path, Path],
+    live: LiveMatch,
+) -> int:
+    log_path, tlog_path = paths
     log = MatchLog(_open(log_path, args.append)) if args.log else None
     tlog = None
     try:
         tlog = TransactionLog(_open(tlog_path, args.append)) if args.tlog else None
         if log is not None:
             log.header(config.header)
+        lines = live.log(log)
 
         def referee() -> Referee:
-            return Referee(config, log=log, tlog=tlog, reporter=err)
+            return Referee(config, log=lines, tlog=tlog, reporter=err, on_hand=live.on_hand)
 
         return eventloop.run(_serve(config, referee, args=args, ports=ports, err=err))
     finally:
@@ -258,6 +300,7 @@ def _resume(
     *,
     ports: list[int],
     paths: tuple[Path, Path],
+    live: LiveMatch,
 ) -> int:
     """``-T -a``: replay the ``.tlog`` (see :mod:`dealer.resume`), then play the rest; a
     match that is over already is not played again."""
@@ -266,7 +309,13 @@ def _resume(
     try:
         unchecked = resumption.unchecked
         with _open(tlog_path, append=True) as tlog_file:
-            engine = Referee(config, log=resumption, tlog=TransactionLog(tlog_file), reporter=err)
+            engine = Referee(
+                config,
+                log=live.log(resumption),
+                tlog=TransactionLog(tlog_file),
+                reporter=err,
+                on_hand=live.on_hand,
+            )
             score = resumption.replay(engine)
             if unchecked:
                 err.warning(

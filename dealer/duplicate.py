@@ -37,7 +37,8 @@ from dealer.config import MatchConfig
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import SeatTally, play_in_process
 from dealer.listeners import Listeners
-from dealer.matchlog import MatchLog
+from dealer.logtee import LogTee
+from dealer.matchlog import LogLines, MatchLog
 from dealer.referee import Referee
 from dealer.results import HalfResult, PairResult, half_result, pair_result
 from dealer.server import referee_over_tcp
@@ -267,6 +268,7 @@ def play_half(
     on_hand: HandReport | None = None,
     listening: Listening | None = None,
     on_listening: ListeningReport | None = None,
+    on_state: Callable[[str], None] | None = None,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
@@ -277,7 +279,8 @@ def play_half(
     (:attr:`Transport.REMOTE`) ``make_player`` is not called: the half listens as
     ``listening`` says (127.0.0.1 and ports the system chooses by default), tells
     ``on_listening`` its ports, and waits for the players; their decisions are theirs to
-    count (``None`` in the outcome).
+    count (``None`` in the outcome). ``on_state`` is told every ``STATE`` line written
+    (``--mqtt-hands``).
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -303,7 +306,8 @@ def play_half(
         in_process = plan.transport is Transport.INPROCESS
         log = MatchLog(file, flush_every=256 if in_process else 1)
         log.header(config.header)
-        engine = Referee(config, log=log, on_hand=record)
+        lines: LogLines = log if on_state is None else LogTee(log, on_state)
+        engine = Referee(config, log=lines, on_hand=record)
         players = []
         if plan.transport is not Transport.REMOTE:
             players = [make_player(i, plan.agent_seeds[i]) for i in seats]

@@ -9,6 +9,8 @@ after every hand; a broken stderr is ignored rather than fatal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import BinaryIO
 
 
@@ -33,7 +35,7 @@ class Transcript:
     """Collects stderr lines; ``stream`` ``None`` keeps only warnings and errors in
     :attr:`messages` (for in-process matches and tests)."""
 
-    __slots__ = ("_pending", "_stream", "messages", "more_messages", "quiet")
+    __slots__ = ("_pending", "_stream", "guard", "messages", "more_messages", "quiet")
 
     def __init__(self, stream: BinaryIO | None, *, quiet: bool = True) -> None:
         self._stream = stream
@@ -43,6 +45,8 @@ class Transcript:
         """The first :data:`MAX_MESSAGES` ``WARNING``/``ERROR`` lines."""
         self.more_messages = 0
         """How many more there were."""
+        self.guard: Callable[[], AbstractContextManager[None]] | None = None
+        """Entered around every write (a progress bar on the same terminal clears itself)."""
 
     def line(self, text: str) -> None:
         """A line printed whatever the verbosity (header, ``SCORE``)."""
@@ -88,7 +92,12 @@ class Transcript:
         data = b"".join(self._pending)
         self._pending.clear()
         try:
-            self._stream.write(data)
-            self._stream.flush()
+            if self.guard is None:
+                self._stream.write(data)
+                self._stream.flush()
+            else:
+                with self.guard():
+                    self._stream.write(data)
+                    self._stream.flush()
         except (BrokenPipeError, OSError):
             self._stream = None  # nobody is listening any more; keep playing

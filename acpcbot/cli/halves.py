@@ -2,10 +2,13 @@
 
 The halves of a duplicate match are independent, so each may run in a process of its own
 (forked, so that what this process loaded, tables and compiled code, is shared). Each
-reports its progress now and then through a queue, and its :class:`HalfOutcome` when it
-ends; the process that runs the match sums the reports into one progress line and may
-stop every half after its current hand through a shared flag. Either way the halves play
-exactly the same hands: the logs are byte-identical.
+reports its progress now and then through a queue (agent A's chips in each hand since the
+last report and, for ``--mqtt-hands``, the log's ``STATE`` lines), and its
+:class:`HalfOutcome` when it ends; the process that runs the match feeds the reports to its
+:class:`~acpcbot.progress.monitor.MatchMonitor` (one progress line, the running mbb/g over
+the pairs both halves played, the telemetry) and may stop every half after its current
+hand through a shared flag. Either way the halves play exactly the same hands: the logs
+are byte-identical.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import signal
 import sys
 import time
 import traceback
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.context import ForkContext, SpawnContext
@@ -28,9 +32,9 @@ from typing import Any, Protocol
 
 from acpcbot.game import Game
 from acpcbot.player import Player
+from acpcbot.progress.monitor import MatchMonitor
 from agents.registry import create_agent
 from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
-from dealer.progress import Progress
 
 __all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
 
@@ -43,6 +47,10 @@ _REPORT_EVERY = 64
 """Hands between a half's looks at the clock for a progress report."""
 _REPORT_INTERVAL_S = 0.2
 """Least time between two progress reports of a half running in a process."""
+
+Report = Callable[[int, int, float, "array[float]", list[str]], None]
+"""Told now and then by a half: the half, its hands and agent A's chips so far, A's chips in
+each hand since the last report, and (for ``--mqtt-hands``) their ``STATE`` lines."""
 
 
 def process_context() -> ForkContext | SpawnContext:
@@ -68,6 +76,8 @@ class HalfJob:
     stop_flag: _StopFlag
     """Set (by the process that runs the match) to stop every half after its hand."""
     after_half: AfterHalf | None
+    state_lines: bool = False
+    """Report the ``STATE`` lines too (``--mqtt-hands``)."""
     listening: Listening | None = None
     """Where a half with remote players listens (see :class:`dealer.duplicate.Listening`)."""
 
@@ -81,13 +91,16 @@ class HalfJob:
         )
         print(f"acpcbot: half {half + 1} waits on {where} for {seats}", file=sys.stderr, flush=True)
 
-    def play(self, half: int, report: Callable[[int, int, float], None]) -> tuple[HalfOutcome, Any]:
-        """Play ``half`` here, telling ``report`` (half, hands, chips) now and then; the
-        outcome and what ``after_half`` made of the players."""
+    def play(self, half: int, report: Report) -> tuple[HalfOutcome, Any]:
+        """Play ``half`` here, telling ``report`` now and then how it goes; the outcome
+        and what ``after_half`` made of the players."""
         players: list[Player] = []
         specs = self.specs
         stop_flag = self.stop_flag
         hands_per_half = self.plan.hands
+        values: array[float] = array("d")
+        lines: list[str] = []
+        last = [0.0]
 
         def make_player(which: int, seed: int) -> Player:
             player = create_agent(specs[which], seed)
@@ -97,8 +110,12 @@ class HalfJob:
         def on_hand(hands: int, chips: float) -> None:
             if stop_flag.value:
                 raise StopHalf
+            values.append(chips - last[0])  # exact: chips are sums of whole or half chips
+            last[0] = chips
             if hands % _REPORT_EVERY == 0 or hands == hands_per_half:
-                report(half, hands, chips)
+                report(half, hands, chips, values[:], lines[:])
+                del values[:]
+                lines.clear()
 
         outcome = play_half(
             self.plan,
@@ -107,6 +124,7 @@ class HalfJob:
             self.out,
             make_player,
             on_hand=on_hand,
+            on_state=lines.append if self.state_lines else None,
             listening=self.listening,
             on_listening=self.announce,
         )
@@ -127,16 +145,18 @@ class Halves:
         game: Game,
         out: Path,
         *,
-        progress: Progress,
+        monitor: MatchMonitor,
         after_half: AfterHalf | None = None,
         on_progress: Callable[[int, float], None] | None = None,
         listening: Listening | None = None,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
-        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half, listening)
+        self.job = HalfJob(
+            specs, plan, game, out, stop_flag, after_half, monitor.hands_wanted, listening
+        )
         self.plan = plan
-        self.progress = progress
+        self.monitor = monitor
         self.on_progress = on_progress
         self.outcomes: dict[int, HalfOutcome] = {}
         """What each half that ended came to, by half."""
@@ -149,13 +169,16 @@ class Halves:
         """Stop every half after its current hand."""
         self.job.stop_flag.value = True
 
-    def report(self, half: int, hands: int, chips: float) -> None:
+    def report(
+        self, half: int, hands: int, chips: float, values: array[float], lines: list[str]
+    ) -> None:
         self._hands[half] = hands
         self._chips[half] = chips
-        hands, chips = sum(self._hands), sum(self._chips)
-        self.progress.update(hands, chips)
+        self.monitor.report(half, values)
+        if lines:
+            self.monitor.hands(half, self.plan.log_name(half), lines)
         if self.on_progress is not None:
-            self.on_progress(hands, chips)
+            self.on_progress(sum(self._hands), sum(self._chips))
 
     def play_here(self) -> None:
         """One half after the other, in this process."""
@@ -237,12 +260,20 @@ def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
     alone decides, and tells the halves through the job's stop flag."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     last = [0.0]
+    values: array[float] = array("d")
+    lines: list[str] = []
 
-    def report(half: int, hands: int, chips: float) -> None:
+    def report(
+        half: int, hands: int, chips: float, new_values: array[float], new_lines: list[str]
+    ) -> None:
+        values.extend(new_values)
+        lines.extend(new_lines)
         now = time.perf_counter()
         if now - last[0] >= _REPORT_INTERVAL_S or hands == job.plan.hands:
             last[0] = now
-            messages.put(("progress", half, hands, chips))
+            messages.put(("progress", half, hands, chips, values[:], lines[:]))
+            del values[:]
+            lines.clear()
 
     try:
         outcome, collected = job.play(half, report)

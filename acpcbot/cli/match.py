@@ -20,6 +20,12 @@ byte-identical logs over any transport, and with any --jobs.
 refused unless --force. The folder is locked while the match runs. Ctrl-C (or SIGTERM, as
 from docker stop) stops after the current hand, writes summary.json with "status":
 "interrupted" and the results so far, and exits with status 130.
+
+On a terminal a progress bar shows the hands played, hands/s, agent A's running mbb/g with
+its 95% CI and the ETA (--progress: also as plain lines in logs; --no-progress: never).
+--plot draws the bankroll curves into the folder (bankroll.png). --mqtt URL publishes the
+match's status, progress (and with --mqtt-hands every hand) to an MQTT broker, as
+`acpcbot watch` shows it; telemetry never slows or stops the match.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import argparse
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+
+from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
 
@@ -158,6 +166,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="game file or bundled game name (heads-up limit hold'em)",
     )
     parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
+    parser.add_argument(
+        "--plot",
+        action="store_true",
+        help="draw the bankroll curves and the running mbb/g with its 95%% CI into "
+        "DIR/bankroll.png (the plot extra)",
+    )
+    add_progress_options(parser)
+    add_mqtt_options(parser, hands=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -198,7 +214,10 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         force=args.force,
         jobs=args.jobs,
-        progress=True,
+        progress=progress_of(args),
+        mqtt=args.mqtt,
+        mqtt_hands=args.mqtt_hands,
+        plot=args.plot,
         listening=listening,
     )
     try:

@@ -11,11 +11,14 @@ match as a :class:`MatchRequest` and call :func:`run_match`, which
    match runs, refused when it holds another match unless ``force``;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
-   drawing one progress line from their reports;
+   feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
+   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process;
 4. writes ``summary.json`` (atomically) as the match starts (``"status": "running"``) and
    ends: ``finished``, ``failed`` (an agent that raised in-process, a broken connection)
    or ``interrupted`` (Ctrl-C), the last two with the hands played so far and their
-   results. A failed match raises :class:`MatchFailedError`, an interrupted one
+   results; with ``plot`` it draws ``bankroll.png``, and with ``mqtt`` it publishes the
+   final status and adds what became of the messages (``telemetry``) to the summary. A
+   failed match raises :class:`MatchFailedError`, an interrupted one
    :class:`MatchInterruptedError`, each after its summary is written.
 
 The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
@@ -33,16 +36,22 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from acpcbot.cli.halves import AfterHalf, Halves
 from acpcbot.errors import AcpcError
+from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger
 from acpcbot.player import MatchInfo
+from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.progress.monitor import MatchMonitor
+from acpcbot.progress.running import RunningMatch
+from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import create_agent, player_name
+from dealer.bankrollplot import PLOT, bankroll_png, match_curves
 from dealer.duplicate import (
     DuplicatePlan,
     DuplicateRun,
@@ -53,7 +62,7 @@ from dealer.duplicate import (
     duplicate_run,
 )
 from dealer.matchfolder import MatchFolder, check_path
-from dealer.progress import Progress
+from dealer.resultfiles import replace_file
 from dealer.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
@@ -102,8 +111,15 @@ class MatchRequest:
     """Replace another match found in :attr:`out`."""
     jobs: int | None = None
     """Halves played at once, each in a process of its own (``None``: the cores)."""
-    progress: bool = False
-    """Draw a progress line on stderr when it is a terminal."""
+    progress: bool | Show = False
+    """The progress line on stderr: ``True`` (or :attr:`Show.TERMINAL`) when it is a
+    terminal, :attr:`Show.ALWAYS` also in plain lines elsewhere, ``False`` never."""
+    mqtt: BrokerAddress | None = None
+    """Publish the match's status and progress to this MQTT broker."""
+    mqtt_hands: bool = False
+    """With :attr:`mqtt`, publish every hand too."""
+    plot: bool = False
+    """Draw the bankroll curves into the match's folder (:data:`PLOT`)."""
     listening: Listening | None = None
     """With :attr:`Transport.REMOTE`: where the halves listen for their players (127.0.0.1
     and ports chosen by the system by default)."""
@@ -146,10 +162,20 @@ class MatchRun:
     """What ``summary.json`` holds."""
     collected: tuple[Any, ...] = field(default=())
     """What ``after_half`` returned, by half (``None`` for a half that did not finish)."""
+    plot: Path | None = None
+    """The bankroll picture drawn (``plot``)."""
 
     def text(self) -> list[str]:
         """The summary for people, line by line."""
-        return duplicate_text(self.run)
+        lines = duplicate_text(self.run)
+        if self.plot is not None:
+            lines.append(f"  bankroll curves in {self.plot}")
+        telemetry = self.summary.get("telemetry")
+        if isinstance(telemetry, dict):
+            from acpcbot.telemetry.channel import told_text
+
+            lines.append(f"  {told_text(telemetry)}")
+        return lines
 
 
 class MatchFailedError(AcpcError):
@@ -180,23 +206,20 @@ def run_match(
     game = check_match(request)
     plan = request.plan()
     out = request.out_dir
-    files = [plan.log_name(half) for half in range(plan.halves)]
+    files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
     with MatchFolder.open(out, plan_json(plan), files, force=request.force) as folder:
         if folder.replaced is not None:
             log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
+        if not request.plot:  # an earlier run's picture would not be this run's
+            (out / PLOT).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
-        progress = Progress(
-            plan.halves * plan.hands,
-            game.big_blind,
-            f"{plan.names[0]} vs {plan.names[1]}",
-            enabled=None if request.progress else False,
-        )
+        monitor = _monitor(request, plan, game, out)
         halves = Halves(
             request.specs,
             plan,
             game,
             out,
-            progress=progress,
+            monitor=monitor,
             after_half=after_half,
             on_progress=on_progress,
             listening=request.listening,
@@ -217,8 +240,9 @@ def run_match(
                 crash = f"{type(exc).__name__}: {exc}"
                 raise
             finally:
-                progress.clear()
+                monitor.close_display()
                 match = _record(request, halves, folder, time.perf_counter() - started, crash)
+                match = _finish(match, halves, monitor, folder)
     status = match.run.status
     if status is MatchStatus.FAILED:
         assert match.run.error is not None
@@ -246,6 +270,12 @@ def check_match(request: MatchRequest) -> Game:
         raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
     if request.listening is not None and request.transport is not Transport.REMOTE:
         raise AcpcError("where to listen for players is for --transport remote only")
+    if request.plot:
+        need_matplotlib()
+    if request.mqtt is not None:
+        need_mqtt()
+    elif request.mqtt_hands:
+        raise AcpcError("--mqtt-hands needs --mqtt URL")
     game = load_game(request.game)
     plan = request.plan()
     for half in range(plan.halves):
@@ -275,6 +305,92 @@ def check_match(request: MatchRequest) -> Game:
             ) from exc
     check_path(request.out_dir)
     return game
+
+
+def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) -> MatchMonitor:
+    """What the halves' reports feed: the progress line and the telemetry (which
+    publishes ``running`` now)."""
+    a, b = plan.names
+    total = plan.halves * plan.hands
+    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress).show)
+    channel = None
+    if request.mqtt is not None:
+        from acpcbot.telemetry.channel import Channel
+        from acpcbot.telemetry.codec import Kind
+
+        def warn(text: str) -> None:
+            display.write(f"acpcbot: warning: {text}")
+
+        def note(text: str) -> None:
+            display.write(f"acpcbot: {text}")
+
+        describe = {
+            "source": "acpcbot match",
+            **plan_json(plan),
+            "hands_total": total,
+            "transport": plan.transport.value,
+            "out": str(out),
+        }
+        channel = Channel(request.mqtt, Kind.MATCH, plan.match_name, describe, warn=warn, note=note)
+        channel.start()
+    running = RunningMatch(total, game.big_blind, duplicate=plan.duplicate)
+    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands)
+
+
+def _finish(
+    match: MatchRun, halves: Halves, monitor: MatchMonitor, folder: MatchFolder
+) -> MatchRun:
+    """The picture (``plot``), the final status and the telemetry's counts (``mqtt``, then
+    added to ``summary.json``). Never raises: the match is recorded already."""
+    request, summary = match.request, match.summary
+    plot = None
+    if request.plot and match.run.hands:
+        try:
+            plot = _draw(match, halves)
+        except Exception as exc:  # the match stands without its picture
+            log.warning("plot_failed", error=f"{type(exc).__name__}: {exc}")
+    if monitor.channel is None:
+        return replace(match, plot=plot)
+    result = {
+        key: summary.get(key)
+        for key in (
+            "hands",
+            "samples",
+            "mbb_per_game",
+            "ci95",
+            "pair_sd_mbb",
+            "seconds",
+            "hands_per_second",
+        )
+    }
+    body: dict[str, Any] = {"result": result, "summary": summary}
+    if match.run.error is not None:
+        body["error"] = match.run.error
+    stats = monitor.close(match.run.status.value, body)
+    assert stats is not None
+    summary = {**summary, "telemetry": monitor.channel.told(stats)}
+    folder.write_summary(summary)
+    return replace(match, summary=summary, plot=plot)
+
+
+def _draw(match: MatchRun, halves: Halves) -> Path:
+    """``bankroll.png`` of the hands played."""
+    plan = halves.plan
+    a, b = plan.names
+    outcomes = [halves.outcomes[h] for h in sorted(halves.outcomes)]
+    labelled = [
+        (f"half {o.half + 1} ({a} in seat {plan.seats(o.half).index(0) + 1})", o.values)
+        for o in outcomes
+    ]
+    curves, pairs = match_curves(a, labelled, plan.duplicate)
+    kind = "duplicate match" if plan.duplicate else "match"
+    title = (
+        f"{a} vs {b}: {kind}, {plan.halves} × {plan.hands:,} hands, seed {plan.seed} "
+        f"({match.run.hands:,} hands played)"
+    )
+    path = match.run.out_dir / PLOT
+    replace_file(path, bankroll_png(title, a, halves.job.game.big_blind, curves, pairs))
+    return path
 
 
 def _record(

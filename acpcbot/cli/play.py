@@ -14,13 +14,21 @@ With several ports, one match is played on each at once, each by a fresh agent w
 seed: the seats of one agent in both halves of a duplicate match dealt elsewhere (`acpcbot
 match --transport remote`). --match-seed S --as a|b then gives the agent the seed `acpcbot
 match --seed S` gives agent A or B, so that the match is the one `acpcbot match` plays.
+
+--mqtt URL publishes the bot's own view of the match as it goes (hands, chips, running mbb/g,
+decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it (one match per port).
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from acpcbot.cli.match import seed_value
+from acpcbot.options import add_mqtt_options
+
+if TYPE_CHECKING:
+    from acpcbot.telemetry.player import PlayerTelemetry
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
@@ -103,6 +111,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="use uvloop (default: when installed, from the 'fast' extra)",
     )
+    add_mqtt_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,6 +135,13 @@ def run(args: argparse.Namespace) -> int:
         seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))
     game = load_game(args.game)
     agents = [create_agent(args.agent, seed=seed) for _ in args.ports]
+    wheres = [
+        {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"} for port in args.ports
+    ]
+    telemetries = [
+        _telemetry(args, where, game.big_blind) if args.mqtt is not None else None
+        for where in wheres
+    ]
 
     async def play_all() -> list[MatchSummary | BaseException]:
         matches = [
@@ -138,26 +154,73 @@ def run(args: argparse.Namespace) -> int:
                 connect_timeout=args.connect_timeout,
                 read_timeout=args.read_timeout or None,
                 name=args.name,
+                on_hand=telemetry.on_hand if telemetry is not None else None,
             )
-            for port, agent in zip(args.ports, agents, strict=True)
+            for port, agent, telemetry in zip(args.ports, agents, telemetries, strict=True)
         ]
         return await asyncio.gather(*matches, return_exceptions=True)
 
-    errors = []
-    for port, outcome in zip(args.ports, run_async(play_all(), uvloop=args.uvloop), strict=True):
-        if isinstance(outcome, AcpcError):
-            errors.append(str(outcome))
-        elif isinstance(outcome, BaseException):
-            raise outcome
-        elif args.json:
-            where = {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"}
-            print(json.dumps({**where, **dataclasses.asdict(outcome)}))
+    try:
+        outcomes = run_async(play_all(), uvloop=args.uvloop)
+    except BaseException as exc:
+        for telemetry in telemetries:
+            if telemetry is not None:
+                _close(telemetry, exc)
+        raise
+    errors: list[str] = []
+    for port, where, telemetry, outcome in zip(
+        args.ports, wheres, telemetries, outcomes, strict=True
+    ):
+        if isinstance(outcome, BaseException):
+            if telemetry is not None:
+                _close(telemetry, outcome)
+            errors.append(str(outcome) if isinstance(outcome, AcpcError) else repr(outcome))
+            continue
+        summary = dataclasses.asdict(outcome)
+        counts = _close(telemetry, None, summary) if telemetry is not None else None
+        if args.json:
+            print(json.dumps({**where, **summary, **(counts or {})}))
         else:
             at = f" (port {port})" if len(args.ports) > 1 else ""
             print(f"{args.agent}{at}: {outcome}")
+            if counts is not None:
+                from acpcbot.telemetry.channel import told_text
+
+                print(told_text(counts["telemetry"]))
     if errors:
         raise AcpcError("; ".join(errors))
     return 0
+
+
+def _telemetry(
+    args: argparse.Namespace, where: dict[str, object], big_blind: int
+) -> PlayerTelemetry:
+    """The player's channel (``--mqtt``): ``running`` is published at once."""
+    from acpcbot.extras import need_mqtt
+    from acpcbot.logconfig import get_logger
+    from acpcbot.telemetry.player import PlayerTelemetry
+
+    need_mqtt()
+    log = get_logger("telemetry")
+    name = args.name or args.agent
+    describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
+    return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)
+
+
+def _close(
+    telemetry: PlayerTelemetry, failure: BaseException | None, result: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The final status: ``finished`` with the summary, ``interrupted`` or ``failed``."""
+    from acpcbot.telemetry.codec import Status
+
+    body: dict[str, Any]
+    if failure is None:
+        status, body = Status.FINISHED, {"result": result}
+    elif isinstance(failure, KeyboardInterrupt):
+        status, body = Status.INTERRUPTED, {}
+    else:
+        status, body = Status.FAILED, {"error": str(failure) or type(failure).__name__}
+    return {"telemetry": telemetry.channel.told(telemetry.close(status, body))}
 
 
 def tcp_port(text: str) -> int:

@@ -12,6 +12,8 @@ match's logs and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends. T
 crosstable gives the row agent's mbb/g against the column agent with a 95% CI over the
 duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and bankroll
 instant run-off. Both are in DIR/results.json; --plot also draws DIR/crosstable.png.
+Progress (matches ended, hands/s, ETA) is shown on a terminal (--progress, --no-progress);
+--mqtt URL also publishes it with the tournament's status, as `acpcbot watch` shows it.
 
 Running the same command again plays only the matches not finished in DIR (each match found
 is checked: its summary and both logs complete); more agents or seeds may be added to the
@@ -27,6 +29,7 @@ import sys
 from pathlib import Path
 
 from acpcbot.cli.match import hand_count, job_count, seed_value
+from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "every pair of agents over K duplicate matches: crosstable and rankings (local or Dask)"
 
@@ -84,6 +87,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot", action="store_true", help="also draw DIR/crosstable.png (the plot extra)"
     )
+    add_progress_options(parser)
+    add_mqtt_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         scheduler=args.scheduler,
         plot=args.plot,
-        progress=True,
+        progress=progress_of(args),
+        mqtt=args.mqtt,
     )
 
     def say(text: str) -> None:
@@ -131,6 +137,10 @@ def run(args: argparse.Namespace) -> int:
             f"{run.seconds:.1f} s on {run.executor} ({rate:,.0f} hands/s); "
             f"results in {args.out / RESULTS}" + (f", {args.out / PLOT}" if args.plot else "")
         )
+        if run.telemetry is not None:
+            from acpcbot.telemetry.channel import told_text
+
+            print(told_text(run.telemetry))
 
     try:
         run = run_tournament(request, say=say)

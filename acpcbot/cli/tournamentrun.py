@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -33,11 +34,14 @@ from typing import Any
 from acpcbot.cli.matchrun import MatchRequest, check_match, default_jobs
 from acpcbot.cli.matchtask import Executor, MatchTask, TaskResult
 from acpcbot.errors import AcpcError
+from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, load_game
+from acpcbot.progress.display import Show
+from acpcbot.progress.pool import PoolMonitor
+from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import player_name
 from dealer.duplicate import Transport
 from dealer.matchfolder import SUMMARY, check_path
-from dealer.progress import PoolProgress
 from dealer.resultfiles import json_bytes, replace_file
 from dealer.tournament import PlannedMatch, TournamentPlan
 from dealer.tournamentfolder import (
@@ -83,8 +87,10 @@ class TournamentRequest:
     """A Dask scheduler's address: play there instead of the local pool."""
     plot: bool = False
     """Also draw the crosstable as a heatmap (``crosstable.png``)."""
-    progress: bool = False
-    """Draw a progress line on stderr when it is a terminal."""
+    progress: bool | Show = False
+    """The progress line on stderr (as :attr:`MatchRequest.progress`)."""
+    mqtt: BrokerAddress | None = None
+    """Publish the tournament's status and progress to this MQTT broker."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,8 @@ class TournamentRun:
     hands: int
     """Hands played by this run."""
     executor: str
+    telemetry: dict[str, Any] | None = None
+    """With ``mqtt``: the broker, the tournament's id and what became of the messages."""
 
     def json(self) -> dict[str, Any]:
         """``results.json``: the results and how this run went."""
@@ -131,16 +139,6 @@ class TournamentInterruptedError(KeyboardInterrupt):
             "finished; the same command plays the others"
         )
         self.run = run
-
-
-def need_matplotlib() -> None:
-    """Raise a clear error when matplotlib (for ``--plot``) is not installed."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise AcpcError(
-            "--plot needs matplotlib, which is not installed: pip install 'acpcbot[plot]'"
-        ) from None
 
 
 def write_plot(report: TournamentReport, folder: Path) -> Path:
@@ -211,6 +209,8 @@ def run_tournament(
         need_distributed()
     if request.plot:
         need_matplotlib()
+    if request.mqtt is not None:
+        need_mqtt()
     plan = plan_tournament(request)
     executor = _executor(request)
     with executor, TournamentFolder.open(request.out, plan) as folder:  # Dask connects first
@@ -221,7 +221,8 @@ def run_tournament(
             for m in plan.matches()
             if not checks[m.name].finished
         ]
-        tournament = _Tournament(folder, plan, checks, tasks, request.progress, say)
+        line = _monitor(request, plan, tasks, executor.description)
+        tournament = _Tournament(folder, plan, checks, tasks, line, say)
         if reused and say is not None:
             say(f"{reused} of {len(checks)} matches found finished in {folder.path}; kept")
         status = "finished"
@@ -234,7 +235,7 @@ def run_tournament(
             status = "failed"
             broke = str(exc) if isinstance(exc, AcpcError) else f"{type(exc).__name__}: {exc}"
         finally:
-            tournament.line.clear()
+            tournament.line.display.close()
         if status != "finished":
             # Stopped, a match may have moved into the folder without being checked yet.
             for name, check in checks.items():
@@ -253,6 +254,7 @@ def run_tournament(
             tournament.hands_done,
             executor.description,
         )
+        run = _published(run, tournament.line, broke)
         folder.write_file(RESULTS, json_bytes(run.json()))
         if request.plot:
             write_plot(report, folder.path)
@@ -267,16 +269,76 @@ def run_tournament(
     return run
 
 
+def _monitor(
+    request: TournamentRequest, plan: TournamentPlan, tasks: list[MatchTask], executor: str
+) -> PoolMonitor:
+    """The progress line, and the tournament's telemetry (``running`` published now)."""
+    hands = len(tasks) * plan.hands * 2
+    show = Show.of(request.progress).show
+    channel = None
+    if request.mqtt is not None:
+        from acpcbot.telemetry.channel import Channel
+        from acpcbot.telemetry.codec import Kind
+
+        describe = {
+            "source": "acpcbot tournament",
+            "agents": list(plan.names),
+            "hands_per_half": plan.hands,
+            "seed": plan.seed,
+            "seeds": plan.seeds,
+            "game": plan.game,
+            "matches_total": len(tasks),
+            "hands_total": hands,
+            "executor": executor,
+            "out": str(request.out),
+        }
+        display: list[PoolMonitor] = []
+
+        def warn(text: str) -> None:
+            if display:
+                display[0].display.write(f"acpcbot: warning: {text}")
+
+        channel = Channel(request.mqtt, Kind.TOURNAMENT, request.out.name, describe, warn=warn)
+        monitor = PoolMonitor(len(tasks), hands, show=show, channel=channel)
+        display.append(monitor)
+        channel.start()
+        return monitor
+    return PoolMonitor(len(tasks), hands, show=show)
+
+
+def _published(run: TournamentRun, monitor: PoolMonitor, broke: str | None) -> TournamentRun:
+    """The final status published (with ``mqtt``), and what became of the messages."""
+    channel = monitor.channel
+    if channel is None:
+        return run
+    result = {
+        "matches_done": run.report.finished,
+        "matches_total": len(run.report.checks),
+        "played": run.played,
+        "reused": run.reused,
+        "failed": [name for name, _ in run.failures],
+        "hands": run.hands,
+        "seconds": round(run.seconds, 3),
+        "hands_per_second": round(run.hands / max(run.seconds, 1e-9), 1),
+    }
+    body: dict[str, Any] = {"result": result}
+    if broke is not None:
+        body["error"] = broke
+    stats = monitor.close(run.status, body)
+    assert stats is not None
+    return dataclasses.replace(run, telemetry=channel.told(stats))
+
+
 @dataclass
 class _Tournament:
     """What the executor's events do: each match's files moved into the folder and checked,
-    the progress line drawn."""
+    the progress shown and published."""
 
     folder: TournamentFolder
     plan: TournamentPlan
     checks: dict[str, MatchCheck]
     tasks: list[MatchTask]
-    show_progress: bool
+    line: PoolMonitor
     say: Callable[[str], None] | None
     played: int = 0
     ended: int = 0
@@ -289,16 +351,12 @@ class _Tournament:
     started: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
-        total = len(self.tasks) * self.plan.hands * 2
-        self.line = PoolProgress(
-            len(self.tasks), total, enabled=None if self.show_progress else False
-        )
         self.by_name = {m.name: m for m in self.plan.matches()}
 
     def _say(self, text: str) -> None:
         if self.say is not None:
-            self.line.clear()
-            self.say(text)
+            with self.line.suspended():
+                self.say(text)
 
     def progress(self, name: str, hands: int) -> None:
         if name in self.by_name and name not in self.over:  # a late report is dropped

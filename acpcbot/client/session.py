@@ -9,6 +9,7 @@ match; ending it anywhere else is an error.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from acpcbot.client.connection import DealerConnection, connect
@@ -23,6 +24,10 @@ from acpcbot.protocol.tracker import HandTracker, final_values
 from acpcbot.rules import HandState
 
 log = get_logger("client")
+
+HandWatcher = Callable[[float, int, int], None]
+"""Told at the end of every hand: the player's chips in it, and its decisions and fallback
+decisions so far (``acpcbot play --mqtt`` publishes them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,7 @@ async def play_match(
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     read_timeout: float | None = DEFAULT_READ_TIMEOUT,
     name: str | None = None,
+    on_hand: HandWatcher | None = None,
 ) -> MatchSummary:
     """Connect to the dealer at ``host:port`` and play ``player`` until the dealer ends
     the match between two hands.
@@ -112,6 +118,7 @@ async def play_match(
     each wait for the dealer (``None``: unbounded). Raises
     :class:`~acpcbot.errors.AcpcError` subclasses for every way the dealer or the
     connection can fail, including a dealer that ends the match before its first hand.
+    ``on_hand`` is told the end of every hand (see :data:`HandWatcher`).
     """
     player.begin_match(MatchInfo(game=game, seat=None, name=name))
     decider = make_decider(player, budget_ms)
@@ -122,7 +129,7 @@ async def play_match(
         ) as dealer:
             log.info("connected", dealer=f"{host}:{port}")
             await dealer.send(VERSION_LINE)
-            hands, chips = await _play(dealer, HandTracker(game), decider)
+            hands, chips = await _play(dealer, HandTracker(game), decider, on_hand)
         await decider.finish()
     except AcpcError:
         # The player still sees every state that came before the failure.
@@ -152,10 +159,13 @@ async def play_match(
 
 
 async def _play(
-    dealer: DealerConnection, tracker: HandTracker, decider: Decider
+    dealer: DealerConnection,
+    tracker: HandTracker,
+    decider: Decider,
+    on_hand: HandWatcher | None = None,
 ) -> tuple[int, float]:
     """The match loop; returns (hands, chips). Kept lean: it runs ~10 times per hand."""
-    session = _Session(tracker, decider, dealer.peer)
+    session = _Session(tracker, decider, dealer.peer, on_hand)
     take = session.take
     write = dealer.write
     if isinstance(decider, InlineDecider):
@@ -192,13 +202,16 @@ class _Session:
     """What the client does with each line: decode it, show it to the player, and count
     the hands and chips; the player's turns are handed back to the loop."""
 
-    __slots__ = ("_advance", "_decider", "_observes", "_peer", "chips", "hands")
+    __slots__ = ("_advance", "_decider", "_observes", "_on_hand", "_peer", "chips", "hands")
 
-    def __init__(self, tracker: HandTracker, decider: Decider, peer: str) -> None:
+    def __init__(
+        self, tracker: HandTracker, decider: Decider, peer: str, on_hand: HandWatcher | None
+    ) -> None:
         self._advance = tracker.advance
         self._decider = decider
         self._observes = decider.observes
         self._peer = peer
+        self._on_hand = on_hand
         self.hands = 0
         self.chips = 0.0
 
@@ -215,6 +228,8 @@ class _Session:
                 decider.end_hand(result)
                 self.hands += 1
                 self.chips += result.value
+                if self._on_hand is not None:
+                    self._on_hand(result.value, decider.decisions, decider.fallbacks)
                 return None
             if hand.current_player == state.position:
                 return state, hand

@@ -3,13 +3,16 @@ written, safe result folders, Ctrl-C, halves side by side, failing agents record
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -295,6 +298,7 @@ def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> N
 
 def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 200, 0, 0))
     args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
     match = subprocess.Popen(
         [str(ACPCBOT), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, text=True
@@ -315,8 +319,8 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
     assert match.returncode == 0
     text = shown.decode()
     assert "example vs always-call: " in text and "/80,000 hands, " in text
-    assert " hands/s, " in text and " mbb/g, ETA " in text
-    assert text.endswith("\r\x1b[K")  # cleared at the end
+    assert " hands/s, example " in text and " mbb/g, ETA " in text and "%|" in text
+    assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
 
 
 # -- defect 5: failing agents are recorded -----------------------------------------------------

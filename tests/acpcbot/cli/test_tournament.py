@@ -431,6 +431,6 @@ def test_progress_on_a_terminal_shows_matches_rate_and_eta(tmp_path: Path) -> No
         os.close(leader)
     assert run.returncode == 0
     text = shown.decode()
-    assert "\rtournament: 0/3 matches (" in text and " running), " in text
-    assert " hands/s, ETA " in text
+    assert "| tournament: " in text and "/120,000 hands, " in text and " hands/s, " in text
+    assert "/3 matches (" in text and " running), ETA " in text
     assert "acpcbot: 3/3 " in text  # each match's end, on its own line

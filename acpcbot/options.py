@@ -1,0 +1,69 @@
+"""Command-line options shared by ``acpcbot``'s commands and ``acpc-dealer``: the progress
+display (``--progress``/``--no-progress``) and the telemetry (``--mqtt URL``,
+``--mqtt-hands``). Cheap to import: nothing of the telemetry is loaded here.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> add_progress_options(parser); add_mqtt_options(parser, hands=True)
+>>> args = parser.parse_args(["--no-progress", "--mqtt", "mqtt://127.0.0.1:1883/lab"])
+>>> progress_of(args), args.mqtt.shown(), args.mqtt_hands
+(<Show.NEVER: 'never'>, 'mqtt://127.0.0.1:1883/lab', False)
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from acpcbot.progress.display import Show
+    from acpcbot.telemetry.url import BrokerAddress
+
+__all__ = ["add_mqtt_options", "add_progress_options", "broker_url", "progress_of"]
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="--progress shows progress (hands, hands/s, running mbb/g, ETA) on stderr even "
+        "when it is not a terminal, as a plain line every 5 s (for nohup or CI logs); "
+        "--no-progress never shows it (default: a progress bar on a terminal)",
+    )
+
+
+def progress_of(args: argparse.Namespace) -> Show:
+    """What ``--progress``/``--no-progress`` asked for."""
+    from acpcbot.progress.display import Show
+
+    return Show.flag(args.progress)
+
+
+def broker_url(text: str) -> BrokerAddress:
+    """``--mqtt``'s value (an argparse type)."""
+    from acpcbot.telemetry.url import BrokerUrlError, parse_broker_url
+
+    try:
+        return parse_broker_url(text)
+    except BrokerUrlError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--mqtt ")) from None
+
+
+def add_mqtt_options(parser: argparse.ArgumentParser, *, hands: bool = False) -> None:
+    parser.add_argument(
+        "--mqtt",
+        type=broker_url,
+        metavar="URL",
+        help="publish live status and progress to an MQTT broker: "
+        "mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (TLS), default port 1883/8883, "
+        "default prefix acpcbot; the user and password may come from $ACPCBOT_MQTT_USERNAME "
+        "and $ACPCBOT_MQTT_PASSWORD instead (the mqtt extra). The .log files stay the record",
+    )
+    if hands:
+        parser.add_argument(
+            "--mqtt-hands",
+            action="store_true",
+            help="with --mqtt, also publish every hand (what its .log line holds); when the "
+            "broker cannot keep up, the oldest are dropped and counted",
+        )
