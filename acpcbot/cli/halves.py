@@ -13,6 +13,7 @@ are byte-identical.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import ctypes
 import multiprocessing
@@ -30,13 +31,14 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any, Protocol
 
+from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
 from acpcbot.player import Player
 from acpcbot.progress.monitor import MatchMonitor
 from agents.registry import create_agent
 from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 
-__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
+__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context", "settle_imports"]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
@@ -54,10 +56,22 @@ each hand since the last report, and (for ``--mqtt-hands``) their ``STATE`` line
 
 
 def process_context() -> ForkContext | SpawnContext:
-    """Forking shares what this process loaded (tables, compiled code) with the halves."""
+    """Forking shares what this process loaded (tables, compiled code) with the halves.
+    Call :func:`settle_imports` before each fork."""
     if "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def settle_imports() -> None:
+    """Import here, before forking, what a forked process may import late and another
+    thread of this one may be importing right now: a process forked in the middle of
+    another thread's import inherits that module's import lock, held for ever, and hangs
+    when it imports the module too. (Seen: a remote half resolving its listening address
+    while the telemetry's thread resolved the broker's, both importing the IDNA codec.) An
+    import under way in another thread finishes before the same import here returns."""
+    codecs.lookup("idna")  # any host name resolved (a TCP half, the telemetry)
+    loop_factory()  # uvloop, when installed: the event loop of a TCP half
 
 
 class _StopFlag(Protocol):
@@ -203,6 +217,7 @@ class Halves:
             )
             for half in range(self.plan.halves)
         }
+        settle_imports()
         for worker in workers.values():
             worker.start()
         try:
