@@ -139,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
         {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"} for port in args.ports
     ]
     telemetries = [
-        _telemetry(args, where, game.big_blind) if args.mqtt is not None else None
+        _telemetry(args, where, game.big_blind, several=len(args.ports) > 1)
+        if args.mqtt is not None
+        else None
         for where in wheres
     ]
 
@@ -193,9 +195,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _telemetry(
-    args: argparse.Namespace, where: dict[str, object], big_blind: int
+    args: argparse.Namespace, where: dict[str, object], big_blind: int, *, several: bool = False
 ) -> PlayerTelemetry:
-    """The player's channel (``--mqtt``): ``running`` is published at once."""
+    """The player's channel (``--mqtt``): ``running`` is published at once. With
+    ``several`` ports, each match is named after its dealer's address too."""
     from acpcbot.extras import need_mqtt
     from acpcbot.logconfig import get_logger
     from acpcbot.telemetry.player import PlayerTelemetry
@@ -203,6 +206,8 @@ def _telemetry(
     need_mqtt()
     log = get_logger("telemetry")
     name = args.name or args.agent
+    if several:
+        name = f"{name}@{where['dealer']}"
     describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
     return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)
 
