@@ -30,6 +30,14 @@ install_debian_packages() {
     $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# The telemetry tests start a real MQTT broker: Debian's mosquitto (with mosquitto_passwd).
+ensure_mosquitto() {
+    if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+        echo "dev.sh: installing mosquitto (Debian's package) for the telemetry tests" >&2
+        install_debian_packages mosquitto
+    fi
+}
+
 # Install the project (editable) with the given extra, once per pyproject.toml version.
 install_project() {
     local extra=$1
@@ -61,6 +69,7 @@ case "$cmd" in
         ;;
     test)
         ensure_python
+        ensure_mosquitto
         install_project test
         export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
         "$venv/bin/ruff" check .

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["PLOT", "Curve", "bankroll_png", "match_curves"]
+__all__ = ["PLOT", "Curve", "bankroll_png", "match_curves", "pair_curve"]
 
 PLOT = "bankroll.png"
 """The picture's name in a match's folder (``acpcbot match --plot``)."""
@@ -56,11 +56,13 @@ def match_curves(
     pairs = None
     if duplicate and len(halves) == 2:
         first, second = (chips for _, chips in halves)
-        pairs = Curve(
-            f"duplicate pairs (the mean of {player}'s two results)",
-            [(x + y) / 2 for x, y in zip(first, second, strict=False)],
-        )
+        pairs = pair_curve(player, [(x + y) / 2 for x, y in zip(first, second, strict=False)])
     return curves, pairs
+
+
+def pair_curve(player: str, samples: Sequence[float]) -> Curve:
+    """The curve of duplicate pair samples (each hand number's two results averaged)."""
+    return Curve(f"duplicate pairs (the mean of {player}'s two results)", samples)
 
 
 def _running(chips: Sequence[float], big_blind: int) -> tuple[Any, Any, Any, Any]:
@@ -124,7 +126,7 @@ def bankroll_png(
         top.plot(n[keep], total[keep], color=colour, linewidth=width, label=label)
     top.axhline(0, color="grey", linewidth=0.8)
     top.set_title(f"{player}'s bankroll", fontsize=10)
-    top.set_xlabel("hands played (pairs for the duplicate curve)")
+    top.set_xlabel("hands played" + (" (pairs for the duplicate curve)" if pairs else ""))
     top.set_ylabel("cumulative winnings (mbb)")
     top.yaxis.set_major_formatter(thousands)
     top.xaxis.set_major_formatter(thousands)

@@ -26,6 +26,8 @@ from typing import TypeVar
 import numpy as np
 
 from acpcbot.handeval.combos import NUM_CLASSES, class_name
+from acpcbot.options import add_progress_options, progress_of
+from acpcbot.progress.display import ProgressDisplay, Show
 from agents.common import ranges, tables
 from agents.common.manifest import DATA_DIR, update_manifest
 
@@ -45,25 +47,47 @@ def _connect(classes: list[int]) -> list[list[float]]:
     return [flop_connect_class(k).tolist() for k in classes]
 
 
-def _parallel(function: Callable[[list[T]], list[R]], items: list[T], workers: int) -> list[R]:
-    """``function`` over ``items`` in ``workers`` processes, results in the items' order."""
-    chunks = [items[w::workers] for w in range(workers)]
+_CHUNKS_PER_WORKER = 16
+"""Pieces of work per process: the progress line moves as each is done."""
+
+
+def _parallel(
+    function: Callable[[list[T]], list[R]],
+    items: list[T],
+    workers: int,
+    label: str,
+    unit: str,
+    show: Show = Show.TERMINAL,
+) -> list[R]:
+    """``function`` over ``items`` in ``workers`` processes, results in the items' order;
+    the progress (``label``: so many ``unit``) on stderr."""
+    pieces = min(len(items), workers * _CHUNKS_PER_WORKER)
+    chunks = [items[w::pieces] for w in range(pieces)]
+    progress = ProgressDisplay(label, len(items), unit=unit, show=show.show)
+    progress.update(0)
+    parts = []
+    done = 0
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(function, chunks))
-    # items[i] went to chunk i % workers, at place i // workers
-    return [parts[i % workers][i // workers] for i in range(len(items))]
+        for part in pool.map(function, chunks):
+            parts.append(part)
+            done += len(part)
+            progress.update(done)
+    progress.close()
+    # items[i] went to chunk i % pieces, at place i // pieces
+    return [parts[i % pieces][i // pieces] for i in range(len(items))]
 
 
-def build(workers: int) -> dict[str, np.ndarray]:
+def build(workers: int, show: Show = Show.TERMINAL) -> dict[str, np.ndarray]:
     start = time.perf_counter()
     upper = [(i, j) for i in range(NUM_CLASSES) for j in range(i, NUM_CLASSES)]
-    values = _parallel(_matchups, upper, workers)
+    values = _parallel(_matchups, upper, workers, "class matrix", "matchups", show)
     matrix = np.zeros((NUM_CLASSES, NUM_CLASSES))
     for (i, j), value in zip(upper, values, strict=True):
         matrix[i, j] = value
         matrix[j, i] = 1.0 - value
     print(f"class matrix: {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    per_class = np.array(_parallel(_connect, list(range(NUM_CLASSES)), workers))
+    classes = list(range(NUM_CLASSES))
+    per_class = np.array(_parallel(_connect, classes, workers, "flop connect", "classes", show))
     pairs = ranges.compatible_pairs()
     equity = ranges.equity_against_random(matrix, pairs)
     ranking = ranges.ranking_of(equity)
@@ -100,10 +124,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--verify", type=int, metavar="N", help="only check N matrix entries")
     parser.add_argument("--seed", type=int, default=0, help="which entries --verify checks")
+    add_progress_options(parser)
     args = parser.parse_args()
     if args.verify is not None:
         return verify(args.verify, args.seed)
-    built = build(args.workers)
+    built = build(args.workers, progress_of(args))
     args.out.mkdir(parents=True, exist_ok=True)
     for name, array in built.items():
         path = args.out / f"{name}.npy"

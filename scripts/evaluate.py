@@ -8,7 +8,9 @@ per card seed (S .. S+K-1), each exactly as ``acpcbot match AGENT OPPONENT --see
 it, its logs and summary.json in a folder of its own under --out, and AGENT's table: mbb/g
 with the 95% CI over the duplicate pairs, the SD of one pair, and whether the CI excludes 0.
 --out is a tournament folder: running again plays only the matches not finished there.
-Agents are specs, so options work: ``plicas:dprc=off,dpac=off``.
+Agents are specs, so options work: ``plicas:dprc=off,dpac=off``. Progress (matches ended,
+hands/s, ETA) is shown on a terminal; ``--progress`` also writes it as plain lines to a log
+(``nohup``, CI), ``--no-progress`` never; ``--mqtt URL`` publishes it (``acpcbot watch``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 from pathlib import Path
 
 from acpcbot.cli import main as acpcbot
+from acpcbot.options import add_progress_options
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,12 +35,17 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--jobs", help="matches played at once (the cores)")
     where.add_argument("--scheduler", help="a Dask scheduler to play on instead")
     parser.add_argument("--json", action="store_true", help="print results.json")
+    parser.add_argument("--mqtt", metavar="URL", help="publish progress to this MQTT broker")
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     command = ["tournament", *args.opponents, "--vs", args.agent, "--out", str(args.out)]
     command += ["--hands", args.hands, "--seed", args.seed, "--seeds", args.seeds]
     command += ["--jobs", args.jobs] if args.jobs else []
     command += ["--scheduler", args.scheduler] if args.scheduler else []
     command += ["--json"] if args.json else []
+    command += ["--mqtt", args.mqtt] if args.mqtt else []
+    if args.progress is not None:
+        command.append("--progress" if args.progress else "--no-progress")
     return acpcbot(command)
 
 

@@ -24,7 +24,9 @@ import numpy as np
 
 from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.errors import AcpcError
+from acpcbot.options import add_progress_options, progress_of
 from acpcbot.player import Player
+from acpcbot.progress.display import Show
 from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
 from agents.plicas.calibration import Calibration
@@ -40,10 +42,12 @@ def learned(half: int, players: Sequence[Player]) -> tuple[OpponentModel, Calibr
     return learner.model, learner.calibration
 
 
-def fit(opponent: str, hands: int, seed: int, out: Path, jobs: int) -> None:
+def fit(
+    opponent: str, hands: int, seed: int, out: Path, jobs: int, progress: Show = Show.TERMINAL
+) -> None:
     with tempfile.TemporaryDirectory() as logs:
         request = MatchRequest(
-            "plicas", opponent, hands=hands, seed=seed, out=Path(logs), jobs=jobs, progress=True
+            "plicas", opponent, hands=hands, seed=seed, out=Path(logs), jobs=jobs, progress=progress
         )
         match = run_match(request, after_half=learned)
     model = pooled(model for model, _ in match.collected)
@@ -79,9 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, default=default_jobs(), help="halves played at once (the cores)"
     )
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     try:
-        fit(args.opponent, args.hands, args.seed, args.out, args.jobs)
+        fit(args.opponent, args.hands, args.seed, args.out, args.jobs, progress_of(args))
     except AcpcError as error:
         parser.error(str(error))
     if args.out.resolve().parent == DATA_DIR.resolve():

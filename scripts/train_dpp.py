@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 from acpcbot.game import Game, bundled_game, load_game
+from acpcbot.options import add_progress_options, progress_of
+from acpcbot.progress.display import ProgressDisplay, Show
 from agents.common.manifest import DATA_DIR
 from agents.dpp.solver import AbstractGame, CfrPlus
 from agents.dpp.strategy import Strategy
@@ -52,31 +54,41 @@ def main() -> int:
         help="cache of the enumerated abstraction tables (built when missing)",
     )
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder for the files")
+    add_progress_options(parser)
     args = parser.parse_args()
+    show = progress_of(args)
 
     if args.strategy == "leduc":
         if args.game is None:
             parser.error("leduc needs --game (e.g. acpc-vectors/games/leduc.limit.2p.game)")
-        return train_leduc(load_game(args.game), args.iterations or 1000, args.report_every)
+        return train_leduc(load_game(args.game), args.iterations or 1000, args.report_every, show)
 
     counts, default_iterations = PRESETS[args.strategy]
     if args.buckets:
         counts = (169, *(int(b) for b in args.buckets.split(",")))
     iterations = args.iterations or default_iterations
-    return train_holdem(args.strategy, counts, iterations, args.report_every, args.tables, args.out)
+    return train_holdem(
+        args.strategy, counts, iterations, args.report_every, args.tables, args.out, show
+    )
 
 
-def train_leduc(game: Game, iterations: int, report_every: int) -> int:
+def train_leduc(game: Game, iterations: int, report_every: int, show: Show) -> int:
     from agents.dpp.chance import leduc_chance
 
     solver = CfrPlus(AbstractGame.build(game, leduc_chance(game)))
-    run(solver, game, iterations, report_every)
+    run(solver, game, iterations, report_every, show)
     print(f"game value for position 0: {solver.value(solver.average_strategy()):+.5f} chips")
     return 0
 
 
 def train_holdem(
-    name: str, counts: tuple[int, ...], iterations: int, report_every: int, cache: Path, out: Path
+    name: str,
+    counts: tuple[int, ...],
+    iterations: int,
+    report_every: int,
+    cache: Path,
+    out: Path,
+    show: Show,
 ) -> int:
     from agents.dpp.abstraction import DATA_FILE, HoldemAbstraction, holdem_chance
     from agents.dpp.tables import build_tables, load_tables, save_tables
@@ -99,7 +111,7 @@ def train_holdem(
     abstract = AbstractGame.build(game, holdem_chance(tables, counts))
     print(f"{name}: buckets {counts}, {abstract.num_rows} information sets")
     solver = CfrPlus(abstract)
-    curve = run(solver, game, iterations, report_every)
+    curve = run(solver, game, iterations, report_every, show)
     decisions = abstract.tree.kind == NodeKind.DECISION
     strategy = Strategy(
         game=game,
@@ -121,17 +133,25 @@ def train_holdem(
     return 0
 
 
-def run(solver: CfrPlus, game: Game, iterations: int, report_every: int) -> list[list[float]]:
-    """Train, printing exploitability; returns the (iteration, mbb/g) curve."""
+def run(
+    solver: CfrPlus, game: Game, iterations: int, report_every: int, show: Show = Show.TERMINAL
+) -> list[list[float]]:
+    """Train, printing exploitability (and showing progress on stderr); returns the
+    (iteration, mbb/g) curve."""
     curve: list[list[float]] = []
     started = time.perf_counter()
+    progress = ProgressDisplay("CFR+", iterations, unit="iterations", show=show.show)
+    progress.update(solver.iterations)
     print(f"{'iteration':>9} {'mbb/g':>10} {'seconds':>8}", flush=True)
     while solver.iterations < iterations:
         solver.run(min(report_every, iterations - solver.iterations))
         mbb = 1000 * solver.exploitability() / game.big_blind
         curve.append([solver.iterations, round(mbb, 4)])
         elapsed = time.perf_counter() - started
-        print(f"{solver.iterations:>9} {mbb:>10.3f} {elapsed:>8.0f}", flush=True)
+        with progress.suspended():
+            print(f"{solver.iterations:>9} {mbb:>10.3f} {elapsed:>8.0f}", flush=True)
+        progress.update(solver.iterations, f"exploitability {mbb:.1f} mbb/g")
+    progress.close()
     return curve
 
 

@@ -10,6 +10,7 @@ import pytest
 import structlog
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+from tests.mqttbroker import broker  # noqa: F401  (a fixture: a real mosquitto)
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,22 +1,11 @@
-"""A real mosquitto for the telemetry tests, on a free 127.0.0.1 port with its own config.
-
-``./dev.sh test`` installs mosquitto (Debian's package) when it is missing. The config keeps
-nothing on disk and queues without limit (``max_queued_messages 0``: with mosquitto's
-default of 1000, QoS 1 messages to a slow subscriber are dropped silently). Started as
-root, mosquitto would switch to its own user, which cannot read a password file in the
-test's private temporary folder: ``user`` keeps it as whoever runs the tests.
-"""
+"""A real mosquitto for the telemetry tests (:mod:`acpcbot.telemetry.localbroker`: a free
+127.0.0.1 port, its own config; ``./dev.sh test`` installs mosquitto when it is missing),
+and an aiomqtt subscriber that records what the tests' matches publish."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import getpass
 import json
-import shutil
-import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,84 +16,9 @@ from typing import Any
 
 import pytest
 
-__all__ = ["Heard", "Mosquitto", "Recorder", "broker", "free_port"]
+from acpcbot.telemetry.localbroker import Mosquitto, free_port
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Mosquitto:
-    """One mosquitto process (started again on the same port by :meth:`start`)."""
-
-    def __init__(self, folder: Path, *, users: dict[str, str] | None = None) -> None:
-        executable = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-        if not Path(executable).exists():
-            raise RuntimeError("mosquitto is not installed (./dev.sh test installs it)")
-        self.executable = executable
-        self.folder = folder
-        self.port = free_port()
-        lines = [
-            f"listener {self.port} 127.0.0.1",
-            "persistence false",
-            "max_queued_messages 0",
-            f"user {getpass.getuser()}",
-        ]
-        if users:
-            passwords = folder / "passwords"
-            passwords.touch(mode=0o600)
-            for name, password in users.items():
-                subprocess.run(
-                    ["mosquitto_passwd", "-b", str(passwords), name, password],
-                    check=True,
-                    capture_output=True,
-                    timeout=30,
-                )
-            lines += ["allow_anonymous false", f"password_file {passwords}"]
-        else:
-            lines.append("allow_anonymous true")
-        self.config = folder / "mosquitto.conf"
-        self.config.write_text("\n".join(lines) + "\n")
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}/test"
-
-    def start(self) -> Mosquitto:
-        log = (self.folder / "mosquitto.log").open("ab")
-        self.process = subprocess.Popen(
-            [self.executable, "-c", str(self.config)], stdout=log, stderr=log
-        )
-        log.close()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
-            ):
-                return self
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        log_text = (self.folder / "mosquitto.log").read_text(errors="replace")
-        raise RuntimeError(f"mosquitto did not start on port {self.port}:\n{log_text}")
-
-    def stop(self, how: signal.Signals = signal.SIGTERM) -> None:
-        process = self.process
-        if process is None:
-            return
-        if process.poll() is None:
-            process.send_signal(how)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-        self.process = None
+__all__ = ["Heard", "Mosquitto", "Recorder", "broker", "free_port", "statuses"]
 
 
 @pytest.fixture
@@ -112,7 +26,7 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     """A running mosquitto, stopped after the test."""
     folder = tmp_path / "broker"
     folder.mkdir()
-    mosquitto = Mosquitto(folder).start()
+    mosquitto = Mosquitto(folder, prefix="test").start()
     try:
         yield mosquitto
     finally:

@@ -17,6 +17,7 @@ import codecs
 import contextlib
 import ctypes
 import multiprocessing
+import os
 import queue
 import signal
 import sys
@@ -270,9 +271,26 @@ class Halves:
             self.stop()
 
 
+def _die_with_parent() -> None:
+    """On Linux, have this process killed when the process that runs the match dies (say,
+    by SIGKILL): a half must not play on for nobody, nor keep what it inherited open (the
+    match's broker connection, whose last will says the match was aborted)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before that: go now
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
 def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
     """A half in a process of its own. Ctrl-C reaches the whole process group: the parent
     alone decides, and tells the halves through the job's stop flag."""
+    _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     last = [0.0]
     values: array[float] = array("d")

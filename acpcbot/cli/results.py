@@ -10,8 +10,13 @@ on its own. Each log's totals are checked against its SCORE line: a disagreement
 line cut while it was being written, are warnings (the complete hands are counted); with
 --strict every log must end in a SCORE line that agrees.
 
+With --plot: the player's bankroll curves (cumulative mbb in each log and, for a pair, over
+the pairs) and the running mbb/g with its 95% CI, drawn beside the first log as
+LOG.bankroll.png (LOG without its .log), or into --plot-file FILE (the plot extra).
+
 With --tournament DIR instead of logs: the crosstable and the rankings of the tournament in
-DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named).
+DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named);
+--plot then draws DIR/crosstable.png.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dealer.logresults import LogsReport
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
@@ -69,7 +78,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot",
         action="store_true",
-        help="with --tournament: also draw DIR/crosstable.png (the plot extra)",
+        help="also draw the bankroll curves with the running mbb/g and its 95%% CI beside the "
+        "first log (LOG.bankroll.png), or with --tournament the crosstable (DIR/crosstable.png); "
+        "the plot extra",
+    )
+    parser.add_argument(
+        "--plot-file",
+        type=Path,
+        metavar="FILE",
+        help="draw the bankroll curves into FILE (a .png) instead (implies --plot)",
     )
 
 
@@ -84,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
     if args.tournament is not None or args.log is None:
         from acpcbot.cli.tournament import show_folder
 
+        if args.plot_file is not None:
+            raise ResultsError(
+                "--plot-file is for logs; --tournament --plot draws DIR/crosstable.png"
+            )
         return show_folder(args)
+    plot = _plot_path(args)
     report = report_logs(
         [args.log] + ([args.log2] if args.log2 else []),
         big_blind=args.big_blind,
@@ -108,7 +130,59 @@ def run(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
+    if plot is not None:
+        write_bankroll(report, plot)
+        print(f"acpcbot: bankroll curves in {plot}", file=sys.stderr)
     if args.strict and report.failed:
         logs = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
         raise ResultsError(f"--strict: {logs}")
     return 0
+
+
+def _plot_path(args: argparse.Namespace) -> Path | None:
+    """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
+    from acpcbot.errors import AcpcError
+    from acpcbot.extras import need_matplotlib
+
+    if args.plot_file is None and not args.plot:
+        return None
+    need_matplotlib()
+    if args.plot_file is not None:
+        path: Path = args.plot_file
+        if path.suffix.lower() != ".png":
+            raise AcpcError(f"--plot-file {path}: a bankroll picture is a .png file")
+    else:
+        log: Path = args.log
+        path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")
+    if path.is_dir() or not path.parent.is_dir():
+        raise AcpcError(f"cannot write the bankroll curves to {path}")
+    return path
+
+
+def write_bankroll(report: LogsReport, path: Path) -> None:
+    """The bankroll curves of ``report``'s player, into ``path``."""
+    from dealer.bankrollplot import Curve, bankroll_png, pair_curve
+    from dealer.logresults import ReportKind
+    from dealer.resultfiles import replace_file
+    from dealer.stats import pair_sorted
+
+    player = report.halves[0].player
+    curves = [
+        Curve(f"log {i} ({log.name}, {half.player})", log.chips[half.player])
+        for i, (log, half) in enumerate(zip(report.logs, report.halves, strict=True), 1)
+    ]
+    pairs = None
+    opponent = report.halves[0].opponent
+    if report.kind is ReportKind.PAIR:
+        first, second = report.logs
+        samples, _ = pair_sorted(
+            first.hand_numbers, first.chips[player], second.hand_numbers, second.chips[player]
+        )
+        pairs = pair_curve(player, samples)
+        what = f"duplicate pair, {len(samples):,} pairs"
+    else:
+        what = "one log" if report.kind is ReportKind.SINGLE else "two logs, not combined"
+    header = report.logs[0].header
+    seed = f", seed {header.seed}" if header is not None else ""
+    title = f"{player} vs {opponent}: {what}{seed}"
+    replace_file(path, bankroll_png(title, player, report.big_blinds[0], curves, pairs))

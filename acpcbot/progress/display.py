@@ -7,10 +7,10 @@ that is not a terminal (a log of a ``nohup`` or CI run) writes a plain line ever
 nothing. Updates are cheap when nothing is due (a clock read), so the work may report as
 often as it likes; the bar is redrawn at most every :data:`BAR_INTERVAL_S` seconds.
 
-tqdm (rather than rich, or our own terminal code): a redraw costs ~0.1 ms against rich's
-~1.2 ms and it imports in ~35 ms against ~130 ms, which is what a progress line should cost;
-it fits the terminal's width and writes other lines above the bar
-(:meth:`ProgressDisplay.write`, :meth:`ProgressDisplay.suspended`).
+tqdm (rather than rich, or terminal code of our own): one small package without
+dependencies, whose redraw costs ~0.1 ms against rich's ~0.4 ms (``scripts/bench_telemetry.py``
+measures both); it fits the line to the terminal's width and writes other lines above the
+bar (:meth:`ProgressDisplay.write`, :meth:`ProgressDisplay.suspended`).
 
 >>> import io
 >>> out = io.StringIO()
@@ -18,7 +18,7 @@ it fits the terminal's width and writes other lines above the bar
 >>> display.update(10, "a +9.0 mbb/g"); display.update(510, "a +12.0 mbb/g")
 >>> display.close()
 >>> print(out.getvalue(), end="")
-a vs b: 510/1,000 hands, 51 hands/s, a +12.0 mbb/g, ETA 0:10
+a vs b: 510/1,000 hands, 50 hands/s, a +12.0 mbb/g, ETA 0:10
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ class ProgressDisplay:
         self._clock = clock
         self._started = 0.0
         """Set by the first update: the rate is that of the work, not of its setting up."""
+        self._counted_from = 0
         terminal = _is_terminal(self._stream)
         self.enabled = terminal if show is None else show
         self._bar: tqdm[Never] | None = None
@@ -119,6 +120,7 @@ class ProgressDisplay:
         now = self._clock()
         if self._next_at is None:  # the first update
             self._started = now
+            self._counted_from = done
             self._next_at = now + self._interval
         if now < self._next_at:
             return
@@ -132,7 +134,7 @@ class ProgressDisplay:
     def text(self, done: int, note: str, now: float) -> str:
         """``label: done/total unit (pct%), rate unit/s, note, ETA m:ss``."""
         seconds = max(now - self._started, 1e-9)
-        rate = done / seconds
+        rate = (done - self._counted_from) / seconds
         unit = self._unit
         parts = [f"{done:,}/{self._total:,} {unit}" if self._total else f"{done:,} {unit}"]
         parts.append(f"{rate:,.0f} {unit}/s")

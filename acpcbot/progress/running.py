@@ -8,12 +8,12 @@ results are averaged into one *pair* sample. The estimate is over those pairs (a
 final results are), or over single hands while there are fewer than two pairs and in a
 match without a second half. Memory is what one half is ahead of the other.
 
->>> running = RunningMatch(total=8, big_blind=10, clock=iter([0.0, 2.0]).__next__)
+>>> running = RunningMatch(total=10, big_blind=10, clock=iter([0.0, 2.0]).__next__)
 >>> running.add(0, [10.0, -10.0, 30.0, 10.0])
 >>> running.add(1, [-10.0, 10.0])
 >>> p = running.snapshot()
 >>> p.hands, p.paired, p.samples, p.mbb_per_game, p.hands_per_second, p.eta_seconds
-(6, True, 2, 0.0, 3.0, 0.6666666666666666)
+(6, True, 2, 0.0, 1.0, 4.0)
 >>> p.estimate_text()
 '+0.0 ± 0.0 mbb/g'
 """
@@ -93,17 +93,15 @@ class MatchProgress:
     total: int
     """To play, over every half."""
     seconds: float
-    """Since the match began."""
+    """Since the first hands were reported."""
+    hands_per_second: float
+    """The rate since the first hands were reported (0 until it is known)."""
     mbb_per_game: float
     ci95: float
     """Half-width of the 95% CI (``inf``: too few samples)."""
     samples: int
     paired: bool
     """The estimate is over duplicate pairs (else over hands)."""
-
-    @property
-    def hands_per_second(self) -> float:
-        return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def eta_seconds(self) -> float | None:
@@ -151,6 +149,8 @@ class RunningMatch:
         self._duplicate = duplicate
         self._clock = clock
         self._started: float | None = None
+        self._counted_from = 0
+        """Hands reported with the first ones: played before the clock started."""
         self.hands = RunningSums()
         self.pairs = RunningSums()
         self._waiting: tuple[collections.deque[float], collections.deque[float]] = (
@@ -160,13 +160,19 @@ class RunningMatch:
 
     def add(self, half: int, values: Iterable[float]) -> None:
         """Agent A's chips in the next hands of ``half`` (0 or 1), in hand order."""
-        if self._started is None:
-            self._started = self._clock()
         hands = self.hands
+        first = self._started is None
         if not self._duplicate:
             for value in values:
                 hands.add(value)
-            return
+        else:
+            self._pair(half, values)
+        if first:
+            self._started = self._clock()
+            self._counted_from = hands.count
+
+    def _pair(self, half: int, values: Iterable[float]) -> None:
+        hands = self.hands
         mine, other = self._waiting[half], self._waiting[1 - half]
         pairs = self.pairs
         for value in values:
@@ -179,11 +185,13 @@ class RunningMatch:
     def snapshot(self) -> MatchProgress:
         """The match so far."""
         seconds = 0.0 if self._started is None else self._clock() - self._started
+        counted = self.hands.count - self._counted_from
         sums = self.pairs if self.pairs.count >= 2 else self.hands
         return MatchProgress(
             hands=self.hands.count,
             total=self.total,
             seconds=seconds,
+            hands_per_second=counted / seconds if seconds > 0 and counted > 0 else 0.0,
             mbb_per_game=sums.mean * self._mbb,
             ci95=sums.ci95 * self._mbb,
             samples=sums.count,

@@ -64,7 +64,6 @@ class Channel:
         }
         self._seq = {stream: itertools.count(1) for stream in Stream}
         self._last_progress = float("-inf")
-        self._progress_body: Body | None = None
         will = self._status_message(Status.ABORTED, {}, seq=0)
         self.publisher = Publisher(
             broker,
@@ -76,6 +75,7 @@ class Channel:
         )
 
     def topic(self, stream: Stream) -> str:
+        """The full name of one of this source's topics."""
         return self._topics[stream]
 
     def start(self, running: Body | None = None) -> Channel:
@@ -116,7 +116,6 @@ class Channel:
             return False
         self._last_progress = now
         made = body() if callable(body) else body
-        self._progress_body = made
         self.publisher.put_latest(self._message(Stream.PROGRESS, made, retain=True))
         return True
 

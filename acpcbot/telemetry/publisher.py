@@ -37,7 +37,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acpcbot.errors import AcpcError
 from acpcbot.telemetry.url import BrokerAddress
@@ -56,12 +56,14 @@ __all__ = [
 
 DEFAULT_CAPACITY = 10_000
 """Messages the queue holds before the oldest is dropped (a few MB at most)."""
-MAX_BACKOFF_S = 5.0
+MAX_BACKOFF_S = 2.0
 """The longest pause between two connection attempts."""
 _FIRST_BACKOFF_S = 0.25
 _NETWORK_TIMEOUT_S = 5.0
 """How long a connection attempt or one publication may take."""
 _KEEPALIVE_S = 15
+_FIRST_ATTEMPT_S = 2.0
+"""How long :meth:`Publisher.start` waits for the first connection attempt."""
 _FINAL_GRACE_S = 2.0
 """Time past :meth:`Publisher.close`'s limit for the final messages, the queue dropped."""
 
@@ -170,15 +172,18 @@ class Publisher:
         self._thread_alive = False
         self._thread = threading.Thread(target=self._serve, name="acpcbot-telemetry", daemon=True)
         self._ready = threading.Event()
+        """Set once the first connection attempt is over (or the thread is gone)."""
 
     # -- the caller's side (any thread) ---------------------------------------------
 
     def start(self) -> Publisher:
-        """Start the thread (it connects in the background)."""
+        """Start the thread and wait (up to :data:`_FIRST_ATTEMPT_S`) for its first
+        connection attempt: a process forked after that (a half of the match) knows which
+        socket it must let go of; a broker that is slow or missing is not waited for."""
         _LIVE.add(self)
         self._thread_alive = True
         self._thread.start()
-        self._ready.wait(5.0)
+        self._ready.wait(_FIRST_ATTEMPT_S)
         return self
 
     def send(self, message: Outgoing) -> None:
@@ -250,19 +255,22 @@ class Publisher:
             self._warn(f"telemetry stopped: {type(exc).__name__}: {exc}")
         finally:
             self._thread_alive = False
+            self._ready.set()
 
     async def _main(self) -> None:
         import aiomqtt
 
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        self._ready.set()
         backoff = _FIRST_BACKOFF_S
         down_since: float | None = None
         while True:
             try:
-                async with self._client() as client:
+                client = self._client()
+                self._track_socket(client)
+                async with client:
                     self._connected(client)
+                    self._ready.set()
                     if down_since is not None and self._note is not None:
                         lost = self.dropped_so_far()
                         self._note(
@@ -276,6 +284,7 @@ class Publisher:
                     return  # closed: leaving the block disconnects (no last will)
             except aiomqtt.MqttError as exc:
                 self._socket_fd = None
+                self._ready.set()
                 if down_since is None:
                     down_since = time.monotonic()
                     self._warn(_describe(exc, self.broker))
@@ -308,9 +317,23 @@ class Publisher:
             logger=quiet,
         )
 
+    def _track_socket(self, client: aiomqtt.Client) -> None:
+        """Know the connection's socket from the moment paho opens it (in the thread that
+        connects), for :func:`_forget_sockets_in_child`."""
+        paho = client._client
+        opened = paho.on_socket_open
+
+        def on_socket_open(*args: Any) -> None:
+            sock = args[-1]
+            self._socket_fd = sock.fileno()
+            if opened is not None:
+                opened(*args)
+
+        paho.on_socket_open = on_socket_open
+
     def _connected(self, client: aiomqtt.Client) -> None:
         """Every current value goes out again on a new connection."""
-        sock = client._client.socket()  # for _forget_sockets_in_child
+        sock = client._client.socket()
         self._socket_fd = sock.fileno() if sock is not None else None
         with self._lock:
             for topic in self._latest:

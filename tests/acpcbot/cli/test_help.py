@@ -60,3 +60,28 @@ def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
         os.close(write_end)
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
     assert done.returncode == 1
+
+
+def test_help_loads_neither_mqtt_nor_plotting() -> None:
+    """``--help`` stays fast: aiomqtt, paho-mqtt, matplotlib and the dealer are loaded
+    only by the commands and options that use them."""
+    code = (
+        "import sys\n"
+        "from acpcbot.cli import build_parser\n"
+        "build_parser()\n"
+        "for args in ([], *([name] for name in sys.argv[1:])):\n"
+        "    try:\n"
+        "        build_parser().parse_args([*args, '--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('aiomqtt', 'paho', 'matplotlib', 'rich', 'dealer', 'agents')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *COMMANDS],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -1,0 +1,70 @@
+"""What ``acpcbot watch`` makes of the messages it hears (the pure part)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from acpcbot.telemetry.watching import Board, table
+
+
+def _message(source: str, **body: Any) -> bytes:
+    return json.dumps({"schema": 1, "kind": "match", "id": source, "seq": 1, **body}).encode()
+
+
+def test_running_then_ended_sources_and_old_ones_left_out() -> None:
+    board = Board("acpcbot")
+    running = {"name": "a-vs-b", "agents": ["a", "b"], "status": "running", "started": 10,
+               "hands_total": 2000}  # fmt: skip
+    board.take("acpcbot/match/m1/status", _message("m1", ts=10, **running))
+    board.take(
+        "acpcbot/match/m1/progress",
+        _message("m1", hands=500, hands_total=2000, hands_per_s=250, mbb_per_game=-3.25,
+                 ci95=None, eta_s=6),
+    )  # fmt: skip
+    finished = {**running, "name": "c-vs-d", "agents": ["c", "d"], "status": "finished"}
+    result = {"hands": 2000, "mbb_per_game": 41.5, "ci95": 12.25, "hands_per_second": 900}
+    board.take("acpcbot/match/m2/status", _message("m2", ts=900, result=result, **finished))
+    aborted = {**running, "name": "e-vs-f", "agents": ["e", "f"], "status": "aborted"}
+    board.take("acpcbot/match/m3/status", _message("m3", ts=100, **aborted))
+    board.take("acpcbot/match/m3/hands", _message("m3", hand=1))  # not shown: ignored
+    board.take("elsewhere/match/m4/status", _message("m4", ts=1000, **running))
+    rows = board.rows(now=1000.0, recent_s=3600)
+    assert [row.cells() for row in rows] == [
+        ("match", "a-vs-b", "a vs b", "500/2,000", "250", "-3.2", "0:06", "running"),
+        ("match", "c-vs-d", "c vs d", "2,000/2,000", "900", "+41.5 ± 12.2", "-", "finished"),
+        ("match", "e-vs-f", "e vs f", "-", "-", "-", "-", "aborted"),
+    ]
+    lines = table(rows)
+    assert lines[0].startswith("KIND   NAME    AGENTS  HANDS        HANDS/S")
+    assert lines[2] == "match  c-vs-d  c vs d  2,000/2,000  900      +41.5 ± 12.2    -     finished"
+    assert [r.name for r in board.rows(now=4000.0, recent_s=3600)] == ["a-vs-b", "c-vs-d"]
+    assert [r.name for r in board.rows(now=1e9, recent_s=None)] == ["a-vs-b", "c-vs-d", "e-vs-f"]
+    # an empty retained progress (the end) clears it; a filter keeps what it names
+    board.take("acpcbot/match/m1/progress", b"")
+    assert board.sources["match/m1"].progress is None
+    assert [r.name for r in Board("acpcbot", ("*-vs-b",), board.sources).rows(now=1000.0)] == [
+        "a-vs-b"
+    ]
+
+
+def test_a_tournament_and_a_player() -> None:
+    board = Board("acpcbot")
+    board.take(
+        "acpcbot/tournament/t1/status",
+        _message("t1", kind="tournament", ts=5, name="t", agents=["a", "b", "c"],
+                 status="running"),
+    )  # fmt: skip
+    board.take(
+        "acpcbot/tournament/t1/progress",
+        _message("t1", matches_done=1, matches_total=3, hands=2000, hands_total=6000,
+                 hands_per_s=1000, eta_s=4),
+    )  # fmt: skip
+    board.take(
+        "acpcbot/player/p1/progress",
+        _message("p1", kind="player", hands=70, chips=-35, mbb_per_game=-50, ci95=80),
+    )
+    rows = {row.kind: row for row in board.rows(now=10.0)}
+    assert rows["tournament"].status == "running, 1/3 matches"
+    assert rows["tournament"].hands == "2,000/6,000" and rows["tournament"].eta == "0:04"
+    assert rows["player"].status == "?" and rows["player"].estimate == "-50.0 ± 80.0"
