@@ -143,7 +143,7 @@ def test_a_player_that_dies_is_named_and_every_finished_hand_is_kept(
     processes += _players(ports, ("always-call", "example"), "0", tmp_path)
     folder = tmp_path / "m"
     deadline = time.monotonic() + 30
-    while sum(p.stat().st_size for p in folder.glob("*.log")) < 20_000:
+    while len([p for p in folder.glob("*.log") if p.stat().st_size > 5_000]) < 2:
         assert time.monotonic() < deadline and dealer.poll() is None
         time.sleep(0.05)
     processes[2].kill()  # example, in seat 2 of half 1 and seat 1 of half 2
@@ -159,7 +159,7 @@ def test_a_player_that_dies_is_named_and_every_finished_hand_is_kept(
     assert summary["status"] == "failed" and summary["error"] == message.split(": ", 2)[2]
     for half in summary["halves"]:
         log = read_log(folder / half["log"])
-        assert log.hands == half["hands"] > 100  # every finished hand, and only those
+        assert log.hands == half["hands"] > 50  # every finished hand, and only those
         assert not half["finished"]
 
 
