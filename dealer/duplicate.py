@@ -9,15 +9,19 @@ those pairs.
 The two halves are independent: :func:`play_half` plays one, in whatever process it is
 called, and returns a :class:`HalfOutcome` (plain data, so it can cross a process boundary);
 :func:`duplicate_run` puts the halves together. Both halves run on one engine
-(:mod:`dealer.referee`) over either transport: ``inprocess`` calls the agents directly;
+(:mod:`dealer.referee`) over any transport: ``inprocess`` calls the agents directly;
 ``tcp`` runs our TCP server on 127.0.0.1 and both agents through the acpcbot client, exactly
-as against any ACPC dealer. For deterministic agents both write byte-identical logs.
+as against any ACPC dealer; ``remote`` runs the TCP server alone, on the address and ports
+of a :class:`Listening`, for players that connect from elsewhere (``acpcbot play`` in other
+containers or on other machines, or any ACPC client). For deterministic agents all three
+write byte-identical logs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
+import re
 import time
 from array import array
 from collections.abc import Callable, Sequence
@@ -48,6 +52,7 @@ __all__ = [
     "HalfOutcome",
     "HalfRun",
     "HandReport",
+    "Listening",
     "MatchStatus",
     "PlayerFactory",
     "StopHalf",
@@ -72,6 +77,38 @@ class Transport(enum.Enum):
 
     TCP = "tcp"
     INPROCESS = "inprocess"
+    REMOTE = "remote"
+    """Over TCP to players that connect from elsewhere: no agent runs with the dealer."""
+
+
+DEFAULT_START_TIMEOUT_MS = 600_000
+"""How long a half with remote players waits for them to connect (10 minutes)."""
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Where the halves of a match with remote players listen for them.
+
+    ``ports`` are half 1's seats 1 and 2, then half 2's seats 1 and 2; a port that is 0 or
+    not given is chosen by the operating system.
+
+    >>> Listening("0.0.0.0", (18791, 18792, 18793)).half_ports(1, 2)
+    [18793, 0]
+    """
+
+    host: str = "127.0.0.1"
+    ports: tuple[int, ...] = ()
+    start_timeout_ms: int = DEFAULT_START_TIMEOUT_MS
+    """Negative: wait for ever."""
+
+    def half_ports(self, half: int, seats: int) -> list[int]:
+        """The ports of ``half``'s seats, in seat order (0: chosen by the system)."""
+        wanted = self.ports[half * seats : (half + 1) * seats]
+        return [*wanted, *[0] * (seats - len(wanted))]
+
+
+ListeningReport = Callable[[int, list[int]], None]
+"""Told when a half with remote players listens: the half and its ports in seat order."""
 
 
 class MatchStatus(enum.Enum):
@@ -229,6 +266,8 @@ def play_half(
     make_player: PlayerFactory,
     *,
     on_hand: HandReport | None = None,
+    listening: Listening | None = None,
+    on_listening: ListeningReport | None = None,
     on_state: Callable[[str], None] | None = None,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
@@ -236,8 +275,12 @@ def play_half(
     ``on_hand`` is told every hand; it may raise :class:`StopHalf`, which ends the half
     with ``finished`` false. A failure the project reports (a failing in-process agent, an
     aborted TCP match: :class:`AcpcError`) also ends it, with ``error`` set; the hands
-    played before either are in the log and the outcome. ``on_state`` is told every
-    ``STATE`` line written (``--mqtt-hands``).
+    played before either are in the log and the outcome. With remote players
+    (:attr:`Transport.REMOTE`) ``make_player`` is not called: the half listens as
+    ``listening`` says (127.0.0.1 and ports the system chooses by default), tells
+    ``on_listening`` its ports, and waits for the players; their decisions are theirs to
+    count (``None`` in the outcome). ``on_state`` is told every ``STATE`` line written
+    (``--mqtt-hands``).
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -255,16 +298,28 @@ def play_half(
     by_seat: list[Decisions | None] = [None, None]
     error: str | None = None
     finished = False
-    started = time.perf_counter()
+    started = [time.perf_counter()]
+    """When play began (for remote players, when the last of them connected)."""
     with (out_dir / plan.log_name(half)).open("wb") as file:
-        # Nothing resumes an in-process match, so its log need not hit the disk every hand.
-        log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
+        # Nothing resumes an in-process match, so its log need not hit the disk every hand;
+        # over TCP a player can die at any time, and every finished hand must be kept.
+        in_process = plan.transport is Transport.INPROCESS
+        log = MatchLog(file, flush_every=256 if in_process else 1)
         log.header(config.header)
         lines: LogLines = log if on_state is None else LogTee(log, on_state)
         engine = Referee(config, log=lines, on_hand=record)
-        players = [make_player(i, plan.agent_seeds[i]) for i in seats]
+        players = []
+        if plan.transport is not Transport.REMOTE:
+            players = [make_player(i, plan.agent_seeds[i]) for i in seats]
         try:
-            if plan.transport is Transport.INPROCESS:
+            if plan.transport is Transport.REMOTE:
+                where = listening or Listening()
+                by_seat = eventloop.run(
+                    _referee_remote(
+                        engine, half, where, on_listening or (lambda *_: None), started=started
+                    )
+                )
+            elif in_process:
                 tally = SeatTally(game.num_players)
                 try:
                     play_in_process(engine, players, tally=tally)
@@ -287,7 +342,7 @@ def play_half(
         half,
         plan.log_name(half),
         recorded,
-        time.perf_counter() - started,
+        time.perf_counter() - started[0],
         by_agent,
         finished,
         error,
@@ -349,6 +404,48 @@ async def _play_over_tcp(engine: Referee, players: list[Player]) -> list[Decisio
             )
         )
     return decisions
+
+
+async def _referee_remote(
+    engine: Referee,
+    half: int,
+    listening: Listening,
+    on_listening: ListeningReport,
+    *,
+    started: list[float],
+) -> list[Decisions | None]:
+    """Listen for the half's players, referee their match, and say which seat (and
+    player) was lost when one goes away. ``started[0]`` is set to when the last player
+    connected: the time waited for them is not the match's."""
+    config = engine.config
+    seats = config.game.num_players
+    listeners = await Listeners.open(listening.host, listening.half_ports(half, seats), seats)
+    ports = listeners.ports  # (a seat's port closes once its player is in)
+    on_listening(half, ports)
+    try:
+        try:
+            await listeners.accept(listening.start_timeout_ms)
+        except BaseException:
+            listeners.close()
+            raise
+        started[0] = time.perf_counter()
+        # Players elsewhere do not share this process: holding idle states spares them
+        # wake-ups, and no read spins (the players may share this machine's cores).
+        await referee_over_tcp(
+            engine,
+            listeners,
+            Transcript(None),
+            start_timeout_ms=listening.start_timeout_ms,
+            hold_idle=True,
+        )
+    except MatchAbortedError as exc:
+        lines = [line.removeprefix("ERROR: ") for line in exc.lines]
+        if exc.seat is not None:
+            seat = f"seat {exc.seat + 1}"
+            named = f"{seat} ({config.names[exc.seat]}, port {ports[exc.seat]})"
+            lines[0] = re.sub(rf"\b{seat}\b", named, lines[0], count=1)
+        raise MatchAbortedError(f"half {half + 1}: " + "; ".join(lines), seat=exc.seat) from None
+    return [None] * seats
 
 
 async def _first_client_failure(

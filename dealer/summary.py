@@ -15,7 +15,7 @@ from typing import Any
 
 from acpcbot.client.session import fallback_kinds
 from acpcbot.protocol.logfile import format_number
-from dealer.duplicate import Decisions, DuplicatePlan, DuplicateRun, MatchStatus
+from dealer.duplicate import Decisions, DuplicatePlan, DuplicateRun, MatchStatus, Transport
 from dealer.results import HalfResult, PairResult
 from dealer.stats import Estimate, estimate
 
@@ -204,8 +204,11 @@ def duplicate_text(run: DuplicateRun) -> list[str]:
             f"  {a}: {ci_text(e)} over {e.samples:,} duplicate pairs, "
             f"SD {e.sd_mbb:.1f} mbb per pair"
         )
-    decisions = [decisions_text(name, run.decisions(i)) for i, name in enumerate(plan.names)]
-    lines.append(f"  decisions: {', '.join(decisions)}")
+    if plan.transport is Transport.REMOTE:
+        lines.append("  decisions: counted by the players (remote), each in its own summary")
+    else:
+        decisions = [decisions_text(name, run.decisions(i)) for i, name in enumerate(plan.names)]
+        lines.append(f"  decisions: {', '.join(decisions)}")
     lines.append(
         f"  {run.hands:,} hands in {run.seconds:.1f} s ({run.hands_per_second:,.0f} hands/s)"
     )

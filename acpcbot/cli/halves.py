@@ -13,6 +13,7 @@ are byte-identical.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import ctypes
 import multiprocessing
@@ -31,13 +32,14 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any, Protocol
 
+from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
 from acpcbot.player import Player
 from acpcbot.progress.monitor import MatchMonitor
 from agents.registry import create_agent
-from dealer.duplicate import DuplicatePlan, HalfOutcome, StopHalf, play_half
+from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 
-__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
+__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context", "settle_imports"]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
@@ -55,10 +57,22 @@ each hand since the last report, and (for ``--mqtt-hands``) their ``STATE`` line
 
 
 def process_context() -> ForkContext | SpawnContext:
-    """Forking shares what this process loaded (tables, compiled code) with the halves."""
+    """Forking shares what this process loaded (tables, compiled code) with the halves.
+    Call :func:`settle_imports` before each fork."""
     if "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def settle_imports() -> None:
+    """Import here, before forking, what a forked process may import late and another
+    thread of this one may be importing right now: a process forked in the middle of
+    another thread's import inherits that module's import lock, held for ever, and hangs
+    when it imports the module too. (Seen: a remote half resolving its listening address
+    while the telemetry's thread resolved the broker's, both importing the IDNA codec.) An
+    import under way in another thread finishes before the same import here returns."""
+    codecs.lookup("idna")  # any host name resolved (a TCP half, the telemetry)
+    loop_factory()  # uvloop, when installed: the event loop of a TCP half
 
 
 class _StopFlag(Protocol):
@@ -79,6 +93,18 @@ class HalfJob:
     after_half: AfterHalf | None
     state_lines: bool = False
     """Report the ``STATE`` lines too (``--mqtt-hands``)."""
+    listening: Listening | None = None
+    """Where a half with remote players listens (see :class:`dealer.duplicate.Listening`)."""
+
+    def announce(self, half: int, ports: list[int]) -> None:
+        """Say on stderr where a half with remote players waits for them, and with which
+        agent seeds they play the match (``acpcbot play ... --seed N``)."""
+        where = self.listening.host if self.listening is not None else "127.0.0.1"
+        seats = ", ".join(
+            f"{self.plan.names[which]} (agent seed {self.plan.agent_seeds[which]}) on port {port}"
+            for which, port in zip(self.plan.seats(half), ports, strict=True)
+        )
+        print(f"acpcbot: half {half + 1} waits on {where} for {seats}", file=sys.stderr, flush=True)
 
     def play(self, half: int, report: Report) -> tuple[HalfOutcome, Any]:
         """Play ``half`` here, telling ``report`` now and then how it goes; the outcome
@@ -114,6 +140,8 @@ class HalfJob:
             make_player,
             on_hand=on_hand,
             on_state=lines.append if self.state_lines else None,
+            listening=self.listening,
+            on_listening=self.announce,
         )
         collected = None
         if self.after_half is not None and outcome.finished:
@@ -135,10 +163,13 @@ class Halves:
         monitor: MatchMonitor,
         after_half: AfterHalf | None = None,
         on_progress: Callable[[int, float], None] | None = None,
+        listening: Listening | None = None,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
-        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half, monitor.hands_wanted)
+        self.job = HalfJob(
+            specs, plan, game, out, stop_flag, after_half, monitor.hands_wanted, listening
+        )
         self.plan = plan
         self.monitor = monitor
         self.on_progress = on_progress
@@ -187,6 +218,7 @@ class Halves:
             )
             for half in range(self.plan.halves)
         }
+        settle_imports()
         for worker in workers.values():
             worker.start()
         try:

@@ -25,7 +25,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.halves import process_context
+from acpcbot.cli.halves import process_context, settle_imports
 from acpcbot.cli.matchtask import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 from acpcbot.logconfig import get_logger
 
@@ -79,6 +79,7 @@ class LocalPool:
             process = context.Process(
                 target=_serve, args=(theirs, scratch), name="acpcbot-match", daemon=True
             )
+            settle_imports()
             process.start()
             theirs.close()  # the worker holds the only other end: EOF when it ends
             workers.append(_Worker(process, mine))

@@ -9,12 +9,17 @@ fallbacks made for it). Writes both .log files (ACPC format) and summary.json to
 The halves are independent and run side by side, one process each (--jobs). In-process
 (the default transport) the dealer calls the agents directly; with --transport tcp it
 talks to them over real sockets on 127.0.0.1 through the acpcbot client, as against any
-ACPC dealer. Deterministic agents give byte-identical logs either way, and with any --jobs.
+ACPC dealer. With --transport remote the agents do not run here: both halves listen at
+once (--host, --ports: half 1's seats 1 and 2, then half 2's) for players that connect from
+elsewhere, e.g. `acpcbot play HOST PORT1 PORT4 --agent AGENT_A --match-seed S --as a` and
+`acpcbot play HOST PORT2 PORT3 --agent AGENT_B --match-seed S --as b` (the ports and agent
+seeds are also printed as each half starts listening). Deterministic agents give
+byte-identical logs over any transport, and with any --jobs.
 
 --out must be empty or hold this same match (a rerun replaces it); another match there is
-refused unless --force. The folder is locked while the match runs. Ctrl-C stops after the
-current hand, writes summary.json with "status": "interrupted" and the results so far,
-and exits with status 130.
+refused unless --force. The folder is locked while the match runs. Ctrl-C (or SIGTERM, as
+from docker stop) stops after the current hand, writes summary.json with "status":
+"interrupted" and the results so far, and exits with status 130.
 
 On a terminal a progress bar shows the hands played, hands/s, agent A's running mbb/g with
 its 95% CI and the ETA (--progress: also as plain lines in logs; --no-progress: never).
@@ -26,6 +31,8 @@ match's status, progress (and with --mqtt-hands every hand) to an MQTT broker, a
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
@@ -57,6 +64,32 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if not 0 <= value < 2**32:
         raise argparse.ArgumentTypeError(f"seeds are 0 .. 4294967295: {text}")
+    return value
+
+
+def port_list(text: str) -> tuple[int, ...]:
+    """Comma-separated TCP ports, each 0 (any) to 65535.
+
+    >>> port_list("18791,18792,0,18794")
+    (18791, 18792, 0, 18794)
+    """
+    ports = []
+    for part in text.split(","):
+        port = part.strip()
+        if not (port.isascii() and port.isdigit() and int(port) < 65536):
+            raise argparse.ArgumentTypeError(f"not a TCP port: {port!r}")
+        ports.append(int(port))
+    return tuple(ports)
+
+
+def seconds(text: str) -> float:
+    """A number of seconds (negative: for ever), up to about 24 days."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not abs(value) <= 2_000_000:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
     return value
 
 
@@ -94,9 +127,29 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="replace another match found in --out")
     parser.add_argument(
         "--transport",
-        choices=["inprocess", "tcp"],
+        choices=["inprocess", "tcp", "remote"],
         default="inprocess",
-        help="inprocess (default): the dealer calls the agents; tcp: over loopback sockets",
+        help="inprocess (default): the dealer calls the agents; tcp: over loopback sockets; "
+        "remote: the dealer listens for players that connect from elsewhere (acpcbot play)",
+    )
+    parser.add_argument(
+        "--host",
+        metavar="ADDR",
+        help="remote: the address to listen on (default 127.0.0.1; 0.0.0.0 for every "
+        "interface, e.g. in a container)",
+    )
+    parser.add_argument(
+        "--ports",
+        type=port_list,
+        metavar="P1,P2,P3,P4",
+        help="remote: the ports of half 1's seats 1 and 2, then of half 2's (0 or missing: "
+        "chosen by the system; every port is printed as its half listens)",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=seconds,
+        metavar="S",
+        help="remote: seconds to wait for the players to connect (default 600; <0: for ever)",
     )
     parser.add_argument(
         "--jobs",
@@ -128,11 +181,26 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from acpcbot.cli.matchrun import MatchInterruptedError, MatchRequest, run_match
+    from acpcbot.errors import AcpcError
     from acpcbot.logconfig import configure_logging
-    from dealer.duplicate import Transport
+    from dealer.duplicate import DEFAULT_START_TIMEOUT_MS, Listening, Transport
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")
+    transport = Transport(args.transport)
+    listening = None
+    remote_only = {
+        "--host": args.host,
+        "--ports": args.ports,
+        "--start-timeout": args.start_timeout,
+    }
+    if transport is Transport.REMOTE:
+        timeout_ms = DEFAULT_START_TIMEOUT_MS
+        if args.start_timeout is not None:
+            timeout_ms = -1 if args.start_timeout < 0 else round(args.start_timeout * 1000)
+        listening = Listening(args.host or "127.0.0.1", args.ports or (), timeout_ms)
+    elif given := [option for option, value in remote_only.items() if value is not None]:
+        raise AcpcError(f"{', '.join(given)}: for --transport remote only")
     request = MatchRequest(
         args.agent_a,
         args.agent_b,
@@ -141,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         seed_a=args.seed_a,
         seed_b=args.seed_b,
         game=args.game,
-        transport=Transport(args.transport),
+        transport=transport,
         duplicate=not args.no_duplicate,
         out=args.out,
         force=args.force,
@@ -150,14 +218,34 @@ def run(args: argparse.Namespace) -> int:
         mqtt=args.mqtt,
         mqtt_hands=args.mqtt_hands,
         plot=args.plot,
+        listening=listening,
     )
     try:
         match = run_match(request)
     except MatchInterruptedError as stopped:
         print(f"acpcbot: {stopped}", file=sys.stderr)
         return 130
-    if args.json:
-        print(json.dumps(match.summary, indent=2))
-    else:
-        print("\n".join(match.text()))
+    with _sigterm_ignored():
+        if args.json:
+            print(json.dumps(match.summary, indent=2))
+        else:
+            print("\n".join(match.text()))
     return 0
+
+
+@contextlib.contextmanager
+def _sigterm_ignored() -> Iterator[None]:
+    """The hands are played: what is left (the summary, a plot) is written whatever comes,
+    as when docker stops every container once a player's has ended (run_match stops the
+    hands on SIGTERM and writes summary.json; this covers what follows)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

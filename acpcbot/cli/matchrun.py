@@ -55,6 +55,7 @@ from dealer.bankrollplot import PLOT, bankroll_png, match_curves
 from dealer.duplicate import (
     DuplicatePlan,
     DuplicateRun,
+    Listening,
     MatchStatus,
     Transport,
     derived_seed,
@@ -119,6 +120,9 @@ class MatchRequest:
     """With :attr:`mqtt`, publish every hand too."""
     plot: bool = False
     """Draw the bankroll curves into the match's folder (:data:`PLOT`)."""
+    listening: Listening | None = None
+    """With :attr:`Transport.REMOTE`: where the halves listen for their players (127.0.0.1
+    and ports chosen by the system by default)."""
 
     @property
     def specs(self) -> tuple[str, str]:
@@ -218,24 +222,27 @@ def run_match(
             monitor=monitor,
             after_half=after_half,
             on_progress=on_progress,
+            listening=request.listening,
         )
         started = time.perf_counter()
         crash: str | None = None
-        try:
-            with _first_interrupt_stops(halves.stop):
-                if min(request.jobs or default_jobs(), plan.halves) > 1:
+        # Remote players connect to both halves at once: both must listen from the start.
+        at_once = plan.transport is Transport.REMOTE and plan.halves > 1
+        with _first_interrupt_stops(halves.stop):
+            try:
+                if at_once or min(request.jobs or default_jobs(), plan.halves) > 1:
                     halves.play_in_processes()
                 else:
                     halves.play_here()
-        except KeyboardInterrupt:
-            pass  # a second Ctrl-C: what the halves that ended played is recorded below
-        except BaseException as exc:
-            crash = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            monitor.close_display()
-            match = _record(request, halves, folder, time.perf_counter() - started, crash)
-            match = _finish(match, halves, monitor, folder)
+            except KeyboardInterrupt:
+                pass  # a second Ctrl-C: what the halves that ended played is recorded below
+            except BaseException as exc:
+                crash = f"{type(exc).__name__}: {exc}"
+                raise
+            finally:
+                monitor.close_display()
+                match = _record(request, halves, folder, time.perf_counter() - started, crash)
+                match = _finish(match, halves, monitor, folder)
     status = match.run.status
     if status is MatchStatus.FAILED:
         assert match.run.error is not None
@@ -261,6 +268,8 @@ def check_match(request: MatchRequest) -> Game:
             raise AcpcError(f"--{what} must be 0 .. 4294967295, not {seed}")
     if request.jobs is not None and request.jobs < 1:
         raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+    if request.listening is not None and request.transport is not Transport.REMOTE:
+        raise AcpcError("where to listen for players is for --transport remote only")
     if request.plot:
         need_matplotlib()
     if request.mqtt is not None:
@@ -271,6 +280,19 @@ def check_match(request: MatchRequest) -> Game:
     plan = request.plan()
     for half in range(plan.halves):
         plan.config(half, game)  # names a log cannot hold fail here
+    if request.listening is not None:
+        ports = request.listening.ports
+        if len(ports) > 2 * game.num_players:
+            raise AcpcError(
+                f"{len(ports)} ports given; a duplicate match listens on {2 * game.num_players} "
+                "(half 1's seats, then half 2's)"
+            )
+        if len({port for port in ports if port}) < len([port for port in ports if port]):
+            raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
+    if plan.transport is Transport.REMOTE:
+        # The players are whoever connects: nothing to create here.
+        check_path(request.out_dir)
+        return game
     for spec, seed, name in zip(request.specs, plan.agent_seeds, plan.names, strict=True):
         agent = create_agent(spec, seed)
         try:
@@ -386,6 +408,10 @@ def _record(
         status = MatchStatus.INTERRUPTED
     else:
         status = MatchStatus.FINISHED
+    if plan.transport is Transport.REMOTE and outcomes:
+        # The halves ran at once, each timed from its players' arrival: the time spent
+        # waiting for players to start is not the match's.
+        seconds = min(seconds, max(o.seconds for o in outcomes))
     run = duplicate_run(
         plan,
         halves.job.out,
@@ -404,23 +430,28 @@ def _record(
 @contextlib.contextmanager
 def _first_interrupt_stops(stop: Callable[[], None]) -> Iterator[None]:
     """While in the block, the first SIGINT calls ``stop`` (the halves end after their
-    current hand) and the next one raises :class:`KeyboardInterrupt` as usual. Only the
-    main thread can handle signals: elsewhere (a worker thread) nothing changes."""
+    current hand) and the next one raises :class:`KeyboardInterrupt` as usual. SIGTERM
+    (``kill``, ``docker stop``) calls ``stop`` and nothing more, so that the results of the
+    hands played are written. Only the main thread can handle signals: elsewhere (a worker
+    thread) nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:  # someone wants Ctrl-C ignored
-        yield
-        return
+    previous_term = signal.getsignal(signal.SIGTERM)
 
     def handler(signum: int, frame: object) -> None:
-        del signum, frame
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        del frame
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         stop()
 
-    signal.signal(signal.SIGINT, handler)
+    if previous is not signal.SIG_IGN:  # unless someone wants Ctrl-C ignored
+        signal.signal(signal.SIGINT, handler)
+    if previous_term is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, handler)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)

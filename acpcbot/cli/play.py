@@ -10,8 +10,13 @@ the dealer or the connection failed (bad state, closed mid-hand, silent past
 (--budget-ms), fails or picks an illegal action never breaks the connection: the client
 checks or calls instead, logs the first of each kind in full and counts the rest.
 
+With several ports, one match is played on each at once, each by a fresh agent with the same
+seed: the seats of one agent in both halves of a duplicate match dealt elsewhere (`acpcbot
+match --transport remote`). --match-seed S --as a|b then gives the agent the seed `acpcbot
+match --seed S` gives agent A or B, so that the match is the one `acpcbot match` plays.
+
 --mqtt URL publishes the bot's own view of the match as it goes (hands, chips, running mbb/g,
-decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it.
+decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it (one match per port).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from acpcbot.cli.match import seed_value
 from acpcbot.options import add_mqtt_options
 
 if TYPE_CHECKING:
@@ -37,7 +43,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument(
-        "port", metavar="PORT", type=tcp_port, help="the dealer's port for this seat"
+        "ports",
+        metavar="PORT",
+        type=tcp_port,
+        nargs="+",
+        help="the dealer's port for this seat; several: a match on each at once (one "
+        "agent's seats in both halves of a duplicate match), each with a fresh agent",
     )
     parser.add_argument(
         "--agent",
@@ -46,8 +57,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="the agent to play: NAME or NAME:KEY=VALUE,... with options, e.g. "
         "plicas:dprc=off (see: acpcbot agents)",
     )
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, help="seed of the agent's random choices (default: 0)")
+    seeds.add_argument(
+        "--match-seed",
+        type=seed_value,
+        metavar="S",
+        help="instead of --seed: the seed acpcbot match --seed S gives agent A or B (--as)",
+    )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the agent's random choices (default: 0)"
+        "--as",
+        dest="agent_letter",
+        choices=["a", "b"],
+        help="with --match-seed: which of the match's agents this one is (AGENT_A or AGENT_B)",
     )
     parser.add_argument(
         "--game",
@@ -93,23 +115,41 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
     import dataclasses
     import json
 
-    from acpcbot.client import play_match
+    from acpcbot.client import MatchSummary, play_match
+    from acpcbot.errors import AcpcError
     from acpcbot.eventloop import run as run_async
     from acpcbot.game import load_game
     from agents.registry import create_agent
+    from dealer.duplicate import derived_seed
 
+    if (args.match_seed is None) != (args.agent_letter is None):
+        raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")
+    if len(set(args.ports)) < len(args.ports):
+        raise AcpcError(f"a port is given twice: {' '.join(map(str, args.ports))}")
+    seed = args.seed or 0
+    if args.match_seed is not None:
+        seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))
     game = load_game(args.game)
-    agent = create_agent(args.agent, seed=args.seed)
-    where = {"agent": args.agent, "seed": args.seed, "dealer": f"{args.host}:{args.port}"}
-    telemetry = _telemetry(args, where, game.big_blind) if args.mqtt is not None else None
-    try:
-        summary = run_async(
+    agents = [create_agent(args.agent, seed=seed) for _ in args.ports]
+    wheres = [
+        {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"} for port in args.ports
+    ]
+    telemetries = [
+        _telemetry(args, where, game.big_blind, several=len(args.ports) > 1)
+        if args.mqtt is not None
+        else None
+        for where in wheres
+    ]
+
+    async def play_all() -> list[MatchSummary | BaseException]:
+        matches = [
             play_match(
                 args.host,
-                args.port,
+                port,
                 agent,
                 game=game,
                 budget_ms=args.budget_ms or None,
@@ -117,29 +157,48 @@ def run(args: argparse.Namespace) -> int:
                 read_timeout=args.read_timeout or None,
                 name=args.name,
                 on_hand=telemetry.on_hand if telemetry is not None else None,
-            ),
-            uvloop=args.uvloop,
-        )
-    except BaseException as exc:
-        if telemetry is not None:
-            _close(telemetry, exc)
-        raise
-    counts = _close(telemetry, None, dataclasses.asdict(summary)) if telemetry else None
-    if args.json:
-        print(json.dumps({**where, **dataclasses.asdict(summary), **(counts or {})}))
-    else:
-        print(f"{args.agent}: {summary}")
-        if counts is not None:
-            from acpcbot.telemetry.channel import told_text
+            )
+            for port, agent, telemetry in zip(args.ports, agents, telemetries, strict=True)
+        ]
+        return await asyncio.gather(*matches, return_exceptions=True)
 
-            print(told_text(counts["telemetry"]))
+    try:
+        outcomes = run_async(play_all(), uvloop=args.uvloop)
+    except BaseException as exc:
+        for telemetry in telemetries:
+            if telemetry is not None:
+                _close(telemetry, exc)
+        raise
+    errors: list[str] = []
+    for port, where, telemetry, outcome in zip(
+        args.ports, wheres, telemetries, outcomes, strict=True
+    ):
+        if isinstance(outcome, BaseException):
+            if telemetry is not None:
+                _close(telemetry, outcome)
+            errors.append(str(outcome) if isinstance(outcome, AcpcError) else repr(outcome))
+            continue
+        summary = dataclasses.asdict(outcome)
+        counts = _close(telemetry, None, summary) if telemetry is not None else None
+        if args.json:
+            print(json.dumps({**where, **summary, **(counts or {})}))
+        else:
+            at = f" (port {port})" if len(args.ports) > 1 else ""
+            print(f"{args.agent}{at}: {outcome}")
+            if counts is not None:
+                from acpcbot.telemetry.channel import told_text
+
+                print(told_text(counts["telemetry"]))
+    if errors:
+        raise AcpcError("; ".join(errors))
     return 0
 
 
 def _telemetry(
-    args: argparse.Namespace, where: dict[str, object], big_blind: int
+    args: argparse.Namespace, where: dict[str, object], big_blind: int, *, several: bool = False
 ) -> PlayerTelemetry:
-    """The player's channel (``--mqtt``): ``running`` is published at once."""
+    """The player's channel (``--mqtt``): ``running`` is published at once. With
+    ``several`` ports, each match is named after its dealer's address too."""
     from acpcbot.extras import need_mqtt
     from acpcbot.logconfig import get_logger
     from acpcbot.telemetry.player import PlayerTelemetry
@@ -147,6 +206,8 @@ def _telemetry(
     need_mqtt()
     log = get_logger("telemetry")
     name = args.name or args.agent
+    if several:
+        name = f"{name}@{where['dealer']}"
     describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
     return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)
 

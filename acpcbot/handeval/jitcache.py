@@ -12,6 +12,11 @@ available"). Then numba is pointed at a private folder in the temporary director
 and when even that is impossible the kernels are compiled without a cache; either way the
 process logs one warning and goes on.
 
+A ``$NUMBA_CACHE_DIR`` that is read-only on purpose — kernels compiled once into an image
+whose root filesystem is mounted read-only (``docker/Dockerfile``) — is copied into that
+private folder on first use, without a warning: numba loads a cache only from a folder it
+may write, and the copy (a few megabytes) is what spares every container the compile.
+
 >>> cache_enabled(__file__) in (True, False)
 True
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import stat
 import tempfile
 import threading
@@ -58,10 +64,12 @@ def cache_enabled(source: str) -> bool:
     configured: str = numba.config.CACHE_DIR  # type: ignore[attr-defined]  # set at runtime
     folder = _private_folder()
     if folder is not None:
+        copied = _copy_read_only_cache(configured, folder)
         numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
         os.environ["NUMBA_CACHE_DIR"] = str(folder)  # child processes use it too
         if _can_cache(source):
-            _warn_once(str(folder), configured)
+            if not copied:
+                _warn_once(str(folder), configured)
             return True
         numba.config.CACHE_DIR = configured  # type: ignore[attr-defined]
         if configured:
@@ -107,6 +115,54 @@ def _private_folder() -> Path | None:
     if owner is not None and info.st_uid != owner:
         return None
     return folder
+
+
+COPIED_MARK = ".copied-from"
+"""A file in the private folder naming the read-only cache copied into it, and its state."""
+
+
+def _copy_read_only_cache(configured: str, folder: Path) -> bool:
+    """Copy the cache in ``configured`` (a ``$NUMBA_CACHE_DIR`` numba may not write) into
+    ``folder``, once for each state of it (a mark in ``folder`` names the state copied);
+    whether ``configured`` is such a cache. Processes starting at once copy one at a time."""
+    source = Path(configured) if configured else None
+    if source is None or not source.is_dir():
+        return False
+    try:
+        files = sorted(path for path in source.rglob("*") if path.is_file())
+        if not files:
+            return False
+        state = f"{source}\n" + "".join(
+            f"{path.relative_to(source)} {info.st_size} {info.st_mtime_ns}\n"
+            for path in files
+            for info in (path.stat(),)
+        )
+        with _locked(folder / ".copying"):
+            mark = folder / COPIED_MARK
+            if mark.is_file() and mark.read_text() == state:
+                return True
+            for path in files:
+                target = folder / path.relative_to(source)
+                target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+            mark.write_text(state)
+    except OSError as exc:  # unreadable, or no room: the kernels are compiled instead
+        log.warning(f"could not copy numba's cache from {source} to {folder}: {exc}")
+        return False
+    return True
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``path`` (created if need be)."""
+    import fcntl
+
+    with path.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _warn_once(folder: str, configured: str) -> None:

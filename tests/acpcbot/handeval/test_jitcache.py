@@ -81,13 +81,17 @@ def read_only_install() -> Iterator[Path]:
         shutil.rmtree(root)
 
 
-def run_as_nobody(site: Path, tmpdir: Path) -> subprocess.CompletedProcess[str]:
+def run_as_nobody(
+    site: Path, tmpdir: Path, *, numba_cache: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in {"NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PYTHONPATH"}
     }
     env.update(HOME="/nonexistent", TMPDIR=str(tmpdir), PYTHONPATH=str(site))
+    if numba_cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(numba_cache)
     return subprocess.run(
         [*AS_NOBODY, sys.executable, "-c", SCRIPT],
         env=env,
@@ -154,3 +158,36 @@ def test_every_kernel_module_decides_its_cache_first() -> None:
             if "@njit(" in text:
                 assert "cache=True" not in text, path
                 assert "CACHE = cache_enabled(__file__)" in text, path
+
+
+def test_a_read_only_cache_is_copied_and_used_without_compiling(
+    read_only_install: Path, shared_tmp: Path
+) -> None:
+    # As in the docker image: the kernels compiled once into $NUMBA_CACHE_DIR, which the
+    # user running the container may read but not write.
+    cache = shared_tmp / "image-cache"
+    cache.mkdir()
+    os.chown(cache, NOBODY, NOBODY)
+    filled = run_as_nobody(read_only_install, shared_tmp, numba_cache=cache)
+    assert filled.returncode == 0, filled.stderr[-2000:]
+    assert not filled.stderr.strip(), filled.stderr  # a writable cache: no warning
+    for path in (cache, *cache.rglob("*")):
+        os.chown(path, 0, 0)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    image_files = {p.relative_to(cache): p.read_bytes() for p in cache.rglob("*") if p.is_file()}
+    assert any(name.suffix == ".nbc" for name in image_files), "nothing was compiled"
+
+    run_tmp = shared_tmp / "container-tmp"
+    run_tmp.mkdir(mode=0o1777)
+    run_tmp.chmod(0o1777)
+    run = run_as_nobody(read_only_install, run_tmp, numba_cache=cache)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout == filled.stdout
+    assert not run.stderr.strip(), run.stderr  # neither a warning nor a compile notice
+    private = run_tmp / f"{FALLBACK_PREFIX}{NOBODY}"
+    copied = {
+        p.relative_to(private): p.read_bytes()
+        for p in private.rglob("*")
+        if p.is_file() and p.name not in {".copying", ".copied-from"}
+    }
+    assert copied == image_files  # loaded as copied: nothing new was compiled
