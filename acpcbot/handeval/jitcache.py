@@ -44,6 +44,8 @@ FALLBACK_PREFIX = "acpcbot-numba-cache-"
 """Name of the private cache folder in the temporary directory, followed by the user id."""
 NOTICE_AFTER_S = 1.0
 """Compiling that takes longer than this is announced (once per :func:`compiling`)."""
+_NOTICE_POLL_S = 0.1
+"""How often a warm-up past :data:`NOTICE_AFTER_S` looks whether it is compiling."""
 
 _warned = threading.Event()
 _uncached = threading.Event()
@@ -194,29 +196,48 @@ def cache_location() -> str:
 
 @contextmanager
 def compiling(what: str) -> Iterator[None]:
-    """Run a warm-up that may compile ``what`` (e.g. "PLICAS's kernels"); when it takes
-    longer than :data:`NOTICE_AFTER_S`, tell the user once while it runs and when it ends.
+    """Run a warm-up that may compile ``what`` (e.g. "PLICAS's kernels"); when it has
+    compiled for longer than :data:`NOTICE_AFTER_S`, tell the user once while it runs and
+    when it ends. Only a real compile counts (numba's ``numba:compile`` event, which loading
+    a kernel from the cache does not raise): a busy machine that is slow to load the cache
+    gets no notice.
 
     >>> with compiling("nothing"):
     ...     pass
     """
+    from numba.core import event
+
     started = time.perf_counter()
+    compiled = threading.Event()
+    done = threading.Event()
     announced = threading.Event()
 
-    def announce() -> None:
+    class _Compiles(event.Listener):
+        def on_start(self, _event: object) -> None:
+            compiled.set()
+
+        def on_end(self, _event: object) -> None:
+            pass
+
+    def announce_when_due() -> None:
+        if done.wait(NOTICE_AFTER_S):
+            return
+        while not compiled.is_set():
+            if done.wait(_NOTICE_POLL_S):
+                return
         announced.set()
         log.warning(
             f"compiling {what} once, cached in {cache_location()} "
             "(later runs load them in about a second)"
         )
 
-    timer = threading.Timer(NOTICE_AFTER_S, announce)
-    timer.daemon = True
-    timer.start()
+    watcher = threading.Thread(target=announce_when_due, name="compile-notice", daemon=True)
+    watcher.start()
     try:
-        yield
+        with event.install_listener("numba:compile", _Compiles()):
+            yield
     finally:
-        timer.cancel()
-        timer.join()  # an announcement under way is printed before the end
+        done.set()
+        watcher.join()  # an announcement under way is printed before the end
         if announced.is_set():
             log.warning(f"compiled {what}", seconds=round(time.perf_counter() - started, 1))

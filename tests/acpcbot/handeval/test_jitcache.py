@@ -9,11 +9,15 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numba
 import pytest
+import structlog
 
+from acpcbot.handeval import jitcache
 from acpcbot.handeval.jitcache import FALLBACK_PREFIX
 from tests.conftest import REPO
 
@@ -191,3 +195,26 @@ def test_a_read_only_cache_is_copied_and_used_without_compiling(
         if p.is_file() and p.name not in {".copying", ".copied-from"}
     }
     assert copied == image_files  # loaded as copied: nothing new was compiled
+
+
+def test_a_slow_warm_up_that_compiles_nothing_is_not_announced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A busy machine may take over NOTICE_AFTER_S to load cached kernels: no notice then.
+    monkeypatch.setattr(jitcache, "NOTICE_AFTER_S", 0.02)
+    with structlog.testing.capture_logs() as logs, jitcache.compiling("nothing"):
+        time.sleep(0.3)
+    assert logs == []
+
+
+def test_a_compile_past_the_notice_time_is_announced_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(jitcache, "NOTICE_AFTER_S", 0.0)
+    with structlog.testing.capture_logs() as logs, jitcache.compiling("a fresh kernel"):
+        assert numba.njit(lambda x: x + 1)(1) == 2  # defined here: never in a cache
+        time.sleep(0.3)  # still compiling, as far as the notice can tell
+    events = [entry["event"] for entry in logs]
+    assert len(events) == 2, events
+    assert events[0].startswith("compiling a fresh kernel once, cached in ")
+    assert events[1] == "compiled a fresh kernel"
