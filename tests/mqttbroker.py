@@ -104,11 +104,18 @@ class Recorder:
                 await client.subscribe(topic_filter, qos=1)
             self._subscribed.set()
             messages = aiter(client.messages)
+            # One read stays pending across the looks at the stop flag: cancelling a read
+            # (as wait_for does on a timeout) can lose the message aiomqtt's inner task had
+            # already taken off its queue, which happened under load.
+            reading: asyncio.Future[aiomqtt.Message] | None = None
             while not self._stop.is_set():
-                try:
-                    message = await asyncio.wait_for(anext(messages), 0.1)
-                except TimeoutError:
+                if reading is None:
+                    reading = asyncio.ensure_future(anext(messages))
+                done, _ = await asyncio.wait({reading}, timeout=0.1)
+                if not done:
                     continue
+                message = reading.result()
+                reading = None
                 payload = message.payload
                 assert isinstance(payload, bytes)
                 with self._lock:

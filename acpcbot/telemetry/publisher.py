@@ -162,6 +162,8 @@ class Publisher:
         self._final: list[Outgoing] | None = None
         self._closing = False
         self._deadline = float("inf")
+        self._stall_s = 0.0
+        """Once closing: how long the broker may acknowledge nothing before the rest goes."""
         self._submitted = 0
         self._published = 0
         self._in_flight = 0
@@ -226,17 +228,24 @@ class Publisher:
 
     def close(self, final: Sequence[Outgoing] = (), *, timeout: float = 10.0) -> PublisherStats:
         """Send what is queued, then ``final`` (current values of retained topics, in
-        order), and disconnect; give up on what is left after ``timeout`` seconds, or at
-        once when no broker can be reached."""
+        order), and disconnect; give up on what is left once the broker has acknowledged
+        nothing for ``timeout`` seconds (a slow broker that keeps up gets every message, a
+        stalled one costs ``timeout``), or at once when no broker can be reached."""
         with self._lock:
             self._submitted += len(final)
             self._final = list(final)
             self._closing = True
             self._deadline = time.monotonic() + timeout
+            self._stall_s = timeout
             self._idle = False
         self._wake_up()
-        if self._thread_alive:
-            self._thread.join(timeout + _FINAL_GRACE_S + _NETWORK_TIMEOUT_S)
+        while self._thread_alive:
+            with self._lock:
+                give_up = self._deadline + _FINAL_GRACE_S + _NETWORK_TIMEOUT_S
+            left = give_up - time.monotonic()
+            if left <= 0:
+                break
+            self._thread.join(min(left, 0.5))
         _LIVE.discard(self)
         return self.stats
 
@@ -403,6 +412,8 @@ class Publisher:
                 raise
             with self._lock:
                 self._in_flight = 0
+                if self._closing:  # acknowledged: the broker keeps up, more time
+                    self._deadline = max(self._deadline, time.monotonic() + self._stall_s)
                 if slot is None:
                     self._published += 1
                 elif not slot.sent:

@@ -40,7 +40,9 @@ def test_a_match_publishes_running_progress_and_finished_and_every_hand(
     args = ["match", "example", "always-call", "--hands", "1000", "--seed", "5", "--out", str(out)]
     with Recorder(broker.port, ["test/#"]) as recorder:
         assert main([*args, "--mqtt", broker.url, "--mqtt-hands"]) == 0
-        heard = recorder.wait_for(lambda h: "finished" in statuses(h) and len(h) >= 2005)
+        heard = recorder.wait_for(
+            lambda h: "finished" in statuses(h) and len(_of_stream(h, "hands")) >= 2000
+        )
     summary = json.loads((out / "summary.json").read_text())
     printed = capsys.readouterr().out
     # in order: running, progress (at most once a second), the final progress, finished
