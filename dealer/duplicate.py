@@ -17,6 +17,7 @@ as against any ACPC dealer. For deterministic agents both write byte-identical l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import time
 from array import array
@@ -30,6 +31,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
 from dealer.config import MatchConfig
+from dealer.decisionlog import DecisionRecorder, decisions_path
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import SeatTally, play_in_process
 from dealer.listeners import Listeners
@@ -156,6 +158,10 @@ class DuplicatePlan:
     def log_name(self, half: int) -> str:
         return f"{self.half_name(half)}.log"
 
+    def decisions_name(self, half: int) -> str:
+        """The decisions file beside :meth:`log_name` (:mod:`dealer.decisionlog`)."""
+        return decisions_path(Path(self.log_name(half))).name
+
     def config(self, half: int, game: Game) -> MatchConfig:
         """The dealer's settings for ``half`` (raises :class:`AcpcError` for names a log
         cannot hold)."""
@@ -228,24 +234,30 @@ def play_half(
     make_player: PlayerFactory,
     *,
     on_hand: HandReport | None = None,
+    record_decisions: bool = False,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
     ``on_hand`` is told every hand; it may raise :class:`StopHalf`, which ends the half
     with ``finished`` false. A failure the project reports (a failing in-process agent, an
     aborted TCP match: :class:`AcpcError`) also ends it, with ``error`` set; the hands
-    played before either are in the log and the outcome.
+    played before either are in the log and the outcome. With ``record_decisions`` every
+    decision's probabilities go to a decisions file beside the log
+    (:mod:`dealer.decisionlog`); the log is the same.
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
     seat_a = seats.index(0)
     recorded: array[float] = array("d")
     totals = [0.0]
+    recorder: DecisionRecorder | None = None
 
     def record(engine: Referee, by_position: tuple[float, ...]) -> None:
         value = by_position[engine.position_of(seat_a)]
         recorded.append(value)
         totals[0] += value
+        if recorder is not None:
+            recorder.hand_done(engine.hand.hand_number)
         if on_hand is not None:
             on_hand(len(recorded), totals[0])
 
@@ -253,12 +265,19 @@ def play_half(
     error: str | None = None
     finished = False
     started = time.perf_counter()
-    with (out_dir / plan.log_name(half)).open("wb") as file:
+    log_path = out_dir / plan.log_name(half)
+    with contextlib.ExitStack() as files:
+        file = files.enter_context(log_path.open("wb"))
         # Nothing resumes an in-process match, so its log need not hit the disk every hand.
-        log = MatchLog(file, flush_every=1 if plan.transport is Transport.TCP else 256)
+        flush_every = 1 if plan.transport is Transport.TCP else 256
+        log = MatchLog(file, flush_every=flush_every)
         log.header(config.header)
         engine = Referee(config, log=log, on_hand=record)
         players = [make_player(i, plan.agent_seeds[i]) for i in seats]
+        if record_decisions:
+            side = files.enter_context(decisions_path(log_path).open("wb"))
+            recorder = DecisionRecorder(side, engine, players, flush_every=flush_every)
+            recorder.install()
         try:
             if plan.transport is Transport.INPROCESS:
                 tally = SeatTally(game.num_players)
@@ -278,6 +297,8 @@ def play_half(
             error = str(exc)
         finally:
             log.flush()  # every hand recorded is in the log
+            if recorder is not None:
+                recorder.flush()
     by_agent = (by_seat[seats.index(0)], by_seat[seats.index(1)])
     return HalfOutcome(
         half,

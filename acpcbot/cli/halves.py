@@ -28,10 +28,12 @@ from typing import Any, Protocol
 from acpcbot.game import Game
 from acpcbot.player import Player
 from agents.registry import create_agent
+from dealer.aivat import AivatHalf, aivat_half
 from dealer.duplicate import DuplicatePlan, HalfOutcome, StopHalf, play_half
+from dealer.playedlog import read_log
 from dealer.progress import Progress
 
-__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context"]
+__all__ = ["AfterHalf", "HalfDone", "HalfJob", "Halves", "process_context"]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
@@ -67,10 +69,13 @@ class HalfJob:
     stop_flag: _StopFlag
     """Set (by the process that runs the match) to stop every half after its hand."""
     after_half: AfterHalf | None
+    record_decisions: bool = False
+    """Write every decision's probabilities beside each log (:mod:`dealer.decisionlog`)."""
 
-    def play(self, half: int, report: Callable[[int, int, float], None]) -> tuple[HalfOutcome, Any]:
+    def play(self, half: int, report: Callable[[int, int, float], None]) -> HalfDone:
         """Play ``half`` here, telling ``report`` (half, hands, chips) now and then; the
-        outcome and what ``after_half`` made of the players."""
+        outcome, what ``after_half`` made of the players and, recording decisions, agent
+        A's AIVAT estimate over the half (computed here, in the half's process)."""
         players: list[Player] = []
         specs = self.specs
         stop_flag = self.stop_flag
@@ -87,12 +92,35 @@ class HalfJob:
             if hands % _REPORT_EVERY == 0 or hands == hands_per_half:
                 report(half, hands, chips)
 
-        outcome = play_half(self.plan, half, self.game, self.out, make_player, on_hand=on_hand)
+        outcome = play_half(
+            self.plan,
+            half,
+            self.game,
+            self.out,
+            make_player,
+            on_hand=on_hand,
+            record_decisions=self.record_decisions,
+        )
         collected = None
         if self.after_half is not None and outcome.finished:
             in_seats = self.plan.seats(half)
             collected = self.after_half(half, [players[in_seats.index(i)] for i in (0, 1)])
-        return outcome, collected
+        aivat = None
+        if self.record_decisions and outcome.error is None and outcome.values:
+            log = read_log(self.out / outcome.log)
+            aivat = aivat_half(log, self.game, self.plan.names[0])
+        return HalfDone(outcome, collected, aivat)
+
+
+@dataclass(frozen=True)
+class HalfDone:
+    """What playing a half came to (sent from the half's process)."""
+
+    outcome: HalfOutcome
+    collected: Any
+    """What ``after_half`` returned (``None`` without it, or when the half did not finish)."""
+    aivat: AivatHalf | None
+    """Agent A's AIVAT estimate over the half, when decisions were recorded."""
 
 
 class Halves:
@@ -108,10 +136,11 @@ class Halves:
         progress: Progress,
         after_half: AfterHalf | None = None,
         on_progress: Callable[[int, float], None] | None = None,
+        record_decisions: bool = False,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
-        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half)
+        self.job = HalfJob(specs, plan, game, out, stop_flag, after_half, record_decisions)
         self.plan = plan
         self.progress = progress
         self.on_progress = on_progress
@@ -119,6 +148,8 @@ class Halves:
         """What each half that ended came to, by half."""
         self.collected: dict[int, Any] = {}
         """What ``after_half`` returned, by half."""
+        self.aivat: dict[int, AivatHalf] = {}
+        """Agent A's AIVAT estimate over each half that recorded decisions, by half."""
         self._hands = [0] * self.plan.halves
         self._chips = [0.0] * self.plan.halves
 
@@ -139,11 +170,16 @@ class Halves:
         for half in range(self.plan.halves):
             if self.job.stop_flag.value:
                 return
-            outcome, collected = self.job.play(half, self.report)
-            self.outcomes[half] = outcome
-            self.collected[half] = collected
-            if not outcome.finished:
+            done = self.job.play(half, self.report)
+            self._keep(half, done)
+            if not done.outcome.finished:
                 return
+
+    def _keep(self, half: int, done: HalfDone) -> None:
+        self.outcomes[half] = done.outcome
+        self.collected[half] = done.collected
+        if done.aivat is not None:
+            self.aivat[half] = done.aivat
 
     def play_in_processes(self) -> None:
         """Every half at once, each in a process of its own reporting through a queue."""
@@ -199,10 +235,9 @@ class Halves:
         if kind == "progress":
             self.report(half, *rest)
         elif kind == "done":
-            outcome, collected = rest
-            self.outcomes[half] = outcome
-            self.collected[half] = collected
-            if not outcome.finished:  # failed or stopped: the other half stops too
+            (done,) = rest
+            self._keep(half, done)
+            if not done.outcome.finished:  # failed or stopped: the other half stops too
                 self.stop()
         else:
             crashed.append(f"half {half + 1} crashed:\n{rest[0]}")
@@ -222,8 +257,7 @@ def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
             messages.put(("progress", half, hands, chips))
 
     try:
-        outcome, collected = job.play(half, report)
-        messages.put(("done", half, outcome, collected))
+        messages.put(("done", half, job.play(half, report)))
     except BaseException:
         messages.put(("crashed", half, traceback.format_exc()))
     finally:

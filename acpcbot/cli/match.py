@@ -11,6 +11,11 @@ The halves are independent and run side by side, one process each (--jobs). In-p
 talks to them over real sockets on 127.0.0.1 through the acpcbot client, as against any
 ACPC dealer. Deterministic agents give byte-identical logs either way, and with any --jobs.
 
+With --aivat the dealer also records every decision's probabilities (as the agents report
+them) in a .probs file beside each .log (the .log is the same), and the summary adds agent
+A's AIVAT estimate: its winnings with the luck of the cards and of the known strategies
+taken out (unbiased, with a much narrower CI; see `acpcbot results --aivat`).
+
 --out must be empty or hold this same match (a rerun replaces it); another match there is
 refused unless --force. The folder is locked while the match runs. Ctrl-C stops after the
 current hand, writes summary.json with "status": "interrupted" and the results so far,
@@ -104,6 +109,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="holdem.limit.2p.reverse_blinds.game",
         help="game file or bundled game name (heads-up limit hold'em)",
     )
+    parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="record decision probabilities beside the logs and add the AIVAT estimate",
+    )
     parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
 
 
@@ -131,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         jobs=args.jobs,
         progress=True,
+        aivat=args.aivat,
     )
     try:
         match = run_match(request)

@@ -18,6 +18,10 @@ match as a :class:`MatchRequest` and call :func:`run_match`, which
    results. A failed match raises :class:`MatchFailedError`, an interrupted one
    :class:`MatchInterruptedError`, each after its summary is written.
 
+With ``aivat`` every decision's probabilities are recorded beside each log
+(:mod:`dealer.decisionlog`) and the AIVAT estimate (:mod:`dealer.aivat`) joins the plain one:
+``aivat`` in ``summary.json``, a line in the text.
+
 The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
 
 >>> request = MatchRequest("example", "always-call", hands=10, seed=42)
@@ -43,6 +47,9 @@ from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger
 from acpcbot.player import MatchInfo
 from agents.registry import create_agent, player_name
+from dealer.aivat import pair_of
+from dealer.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
+from dealer.decisionlog import decisions_path
 from dealer.duplicate import (
     DuplicatePlan,
     DuplicateRun,
@@ -52,6 +59,7 @@ from dealer.duplicate import (
     duplicate_run,
 )
 from dealer.matchfolder import MatchFolder, check_path
+from dealer.playedlog import read_log
 from dealer.progress import Progress
 from dealer.summary import duplicate_json, duplicate_text, plan_json, started_json
 
@@ -103,6 +111,8 @@ class MatchRequest:
     """Halves played at once, each in a process of its own (``None``: the cores)."""
     progress: bool = False
     """Draw a progress line on stderr when it is a terminal."""
+    aivat: bool = False
+    """Record every decision's probabilities beside the logs and add the AIVAT estimate."""
 
     @property
     def specs(self) -> tuple[str, str]:
@@ -142,10 +152,18 @@ class MatchRun:
     """What ``summary.json`` holds."""
     collected: tuple[Any, ...] = field(default=())
     """What ``after_half`` returned, by half (``None`` for a half that did not finish)."""
+    aivat: AivatReport | None = None
+    """Agent A's AIVAT estimate (with ``aivat``)."""
 
     def text(self) -> list[str]:
         """The summary for people, line by line."""
-        return duplicate_text(self.run)
+        lines = duplicate_text(self.run)
+        if self.aivat is not None:
+            where = next(i for i, line in enumerate(lines) if line.startswith("  decisions:"))
+            lines[where:where] = [f"  {line}" for line in aivat_lines(self.aivat)]
+            side = [decisions_path(Path(h.log)).name for h in self.run.halves]
+            lines[-1] += f", {', '.join(side)}"
+        return lines
 
 
 class MatchFailedError(AcpcError):
@@ -177,9 +195,13 @@ def run_match(
     plan = request.plan()
     out = request.out_dir
     files = [plan.log_name(half) for half in range(plan.halves)]
-    with MatchFolder.open(out, plan_json(plan), files, force=request.force) as folder:
+    side_files = [plan.decisions_name(half) for half in range(plan.halves)]
+    with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
         if folder.replaced is not None:
             log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
+        if not request.aivat:  # an earlier run's, which this run's logs would not match
+            for name in side_files:
+                (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
         progress = Progress(
             plan.halves * plan.hands,
@@ -195,6 +217,7 @@ def run_match(
             progress=progress,
             after_half=after_half,
             on_progress=on_progress,
+            record_decisions=request.aivat,
         )
         started = time.perf_counter()
         crash: str | None = None
@@ -280,9 +303,25 @@ def _record(
         error=errors[0] if errors else None,
     )
     summary = duplicate_json(run)
+    aivat = None
+    if request.aivat and crash is None and run.halves and status is not MatchStatus.FAILED:
+        aivat = _aivat(run, halves)
+        summary["aivat"] = aivat_json(aivat)
     folder.write_summary(summary)
     collected = tuple(halves.collected.get(h) for h in range(plan.halves))
-    return MatchRun(request, run, summary, collected)
+    return MatchRun(request, run, summary, collected, aivat)
+
+
+def _aivat(run: DuplicateRun, halves: Halves) -> AivatReport:
+    """Agent A's AIVAT estimate over the halves played (each computed by its half)."""
+    plain = run.pair.estimate if run.pair is not None else run.halves[0].result.estimate
+    done = [halves.aivat[h] for h in sorted(halves.aivat)]
+    if run.pair is not None and len(done) == 2:
+        return AivatReport(tuple(done), pair_of(done[0], done[1], run.big_blind), plain)
+    if len(done) == 0:  # a half that stopped before its first hand
+        logs = [read_log(run.out_dir / half.log) for half in run.halves[:1]]
+        return aivat_logs(logs, halves.job.game, plain, run.plan.names[0])
+    return AivatReport(tuple(done[:1]), None, plain)
 
 
 @contextlib.contextmanager

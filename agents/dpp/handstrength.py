@@ -157,3 +157,27 @@ def board_river_values(board, values, ranks):  # type: ignore[no-untyped-def]
             card_equal[d] = 0
         below += size
         start = end
+
+
+@njit(cache=CACHE)
+def board_turn_values(board, values):  # type: ignore[no-untyped-def]
+    """:func:`turn_value` of every combo on the four-card ``board`` at once (``-1`` where
+    the combo meets the board): each river's :func:`board_river_values`, squared and
+    summed."""
+    used = _mask(board[:4])
+    full = np.empty(5, dtype=np.int64)
+    full[:4] = board[:4]
+    river = np.empty(NUM_COMBOS, dtype=np.int64)
+    ranks = np.empty(NUM_COMBOS, dtype=np.int64)
+    for k in range(NUM_COMBOS):
+        hole = (1 << COMBO_CARDS[k, 0]) | (1 << COMBO_CARDS[k, 1])
+        values[k] = -1 if hole & used else 0
+    for r in range(52):
+        if used >> r & 1:
+            continue
+        full[4] = r
+        board_river_values(full, river, ranks)
+        for k in range(NUM_COMBOS):
+            v = river[k]
+            if v >= 0 and values[k] >= 0:
+                values[k] += v * v
