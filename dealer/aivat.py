@@ -36,7 +36,6 @@ the paper's AIVAT is not done: duplicate seating already cancels most hole-card 
 from __future__ import annotations
 
 import math
-import os
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -52,9 +51,9 @@ from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
-from acpcbot.smallfile import READ_FLAGS
 from dealer.decisionlog import DecisionFileError, Probabilities, decisions_path, read_decisions
-from dealer.playedlog import MAX_LINE_BYTES, PlayedLog
+from dealer.loglines import state_lines
+from dealer.playedlog import PlayedLog
 from dealer.stats import Estimate, estimate, pair_sorted
 
 __all__ = [
@@ -258,21 +257,6 @@ class AivatPair:
     unpaired: int
 
 
-def _state_lines(path: Path) -> Iterator[str]:
-    """The ``STATE`` lines of a log already read by :func:`dealer.playedlog.read_log` (so
-    known to be sound), streamed; a last line without its newline is left out."""
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except OSError as exc:
-        raise AivatError(f"cannot read {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as file:
-        while raw := file.readline(MAX_LINE_BYTES + 1):
-            if not raw.endswith(b"\n"):
-                return
-            if raw.startswith(b"STATE:"):
-                yield raw.decode("latin-1").rstrip("\r\n")
-
-
 class _Corrector:
     """One log's hands, corrected one at a time (in hand order)."""
 
@@ -294,7 +278,7 @@ class _Corrector:
             read_decisions(side) if side is not None else iter(())
         )
         self._pending = next(self._said, None)
-        self._lines = _state_lines(log.path)
+        self._lines = (line for _, line in state_lines(log.path))
 
     def next_record(self) -> StateRecord | None:
         line = next(self._lines, None)

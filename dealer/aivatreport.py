@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from acpcbot.game import Game
@@ -23,10 +24,21 @@ from dealer.aivat import (
     aivat_half,
     aivat_pair,
 )
+from dealer.matchfolder import SUMMARY, read_summary
 from dealer.playedlog import PlayedLog
-from dealer.stats import Estimate
+from dealer.stats import Z95, Estimate
+from dealer.tournamentreport import TournamentReport
 
-__all__ = ["AivatReport", "aivat_json", "aivat_lines", "aivat_logs"]
+__all__ = [
+    "AivatReport",
+    "PooledAivat",
+    "aivat_json",
+    "aivat_lines",
+    "aivat_logs",
+    "pairings_aivat",
+    "pooled_json",
+    "pooled_lines",
+]
 
 
 @dataclass(frozen=True)
@@ -132,9 +144,94 @@ def aivat_lines(report: AivatReport) -> list[str]:
         line += f"; CI {ratio:.2f} × the plain one ({1 / ratio**2:.1f}× fewer hands)"
     known = report.known
     share = known / report.actions if report.actions else 0.0
-    missing = [h.log for h in report.halves if h.decisions_file is None]
+    missing = [Path(h.log).name for h in report.halves if h.decisions_file is None]
     what = f"chance corrections, action corrections at {known:,} of {report.actions:,} actions "
     what += f"({100 * share:.0f}%)"
     if missing:
         what += f"; no decisions file beside {', '.join(missing)}"
     return [line, f"  {what}"]
+
+
+@dataclass(frozen=True)
+class PooledAivat:
+    """A tournament pairing's AIVAT estimate over the matches that recorded decisions."""
+
+    agents: tuple[str, str]
+    matches: int
+    estimate: Estimate
+    plain: Estimate
+    """The plain estimate over the same matches."""
+
+    @property
+    def ratio(self) -> float:
+        if not (math.isfinite(self.plain.ci95_mbb) and math.isfinite(self.estimate.ci95_mbb)):
+            return math.nan
+        return self.estimate.ci95_mbb / self.plain.ci95_mbb if self.plain.ci95_mbb else math.nan
+
+
+def _pool(parts: Sequence[tuple[int, float, float]]) -> Estimate:
+    """Samples given as (count, mean, SD) per part, pooled exactly (all in mbb)."""
+    n = sum(count for count, _, _ in parts)
+    if n == 0:
+        return Estimate(0, 0.0, 0.0, math.inf)
+    total = sum(count * mean for count, mean, _ in parts)
+    squares = sum((count - 1) * sd * sd + count * mean * mean for count, mean, sd in parts)
+    mean = total / n
+    if n < 2:
+        return Estimate(n, mean, 0.0, math.inf)
+    sd = math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1))
+    return Estimate(n, mean, sd, Z95 * sd / math.sqrt(n))
+
+
+def pairings_aivat(report: TournamentReport, folder: Path) -> tuple[PooledAivat, ...]:
+    """Each pairing's AIVAT estimate, from the ``aivat`` of its finished matches'
+    ``summary.json`` (matches played without it are left out)."""
+    names = report.plan.names
+    by_pairing: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for check in report.checks:
+        if not check.finished:
+            continue
+        summary = read_summary(folder / check.match.name / SUMMARY)
+        if summary is None or not isinstance(summary.get("aivat"), dict):
+            continue
+        by_pairing.setdefault((check.match.a, check.match.b), []).append(summary)
+    pooled = []
+    for (a, b), summaries in sorted(by_pairing.items()):
+        aivat = [
+            (int(s["aivat"]["count"]), float(s["aivat"]["mbb_per_game"]), _sd(s["aivat"]))
+            for s in summaries
+        ]
+        plain = [(int(s["hands"]) // 2, float(s["mbb_per_game"]), _sd(s)) for s in summaries]
+        pooled.append(PooledAivat((names[a], names[b]), len(summaries), _pool(aivat), _pool(plain)))
+    return tuple(pooled)
+
+
+def _sd(data: dict[str, Any]) -> float:
+    value = data.get("pair_sd_mbb")
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def pooled_json(pooled: PooledAivat) -> dict[str, Any]:
+    e = pooled.estimate
+    return {
+        "agents": list(pooled.agents),
+        "matches": pooled.matches,
+        "pairs": e.samples,
+        "mbb_per_game": _number(e.mbb_per_game),
+        "ci95": _number(e.ci95_mbb),
+        "pair_sd_mbb": _number(e.sd_mbb),
+        "ci95_ratio": _number(pooled.ratio),
+    }
+
+
+def pooled_lines(pooled: Sequence[PooledAivat]) -> list[str]:
+    """Each pairing's AIVAT estimate for people."""
+    lines = ["AIVAT, each pairing over its matches (row agent's mbb/g, 95% CI):"]
+    for p in pooled:
+        e = p.estimate
+        ratio = f"; CI {p.ratio:.2f} × the plain one" if math.isfinite(p.ratio) else ""
+        lines.append(
+            f"  {p.agents[0]} vs {p.agents[1]}: {e.mbb_per_game:+.1f} ± {e.ci95_mbb:.1f} over "
+            f"{e.samples:,} pairs of {p.matches} match{'es' if p.matches != 1 else ''}{ratio}"
+        )
+    return lines

@@ -32,12 +32,16 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--jobs", help="matches played at once (the cores)")
     where.add_argument("--scheduler", help="a Dask scheduler to play on instead")
     parser.add_argument("--json", action="store_true", help="print results.json")
+    parser.add_argument(
+        "--aivat", action="store_true", help="also AIVAT estimates (see acpcbot tournament --aivat)"
+    )
     args = parser.parse_args(argv)
     command = ["tournament", *args.opponents, "--vs", args.agent, "--out", str(args.out)]
     command += ["--hands", args.hands, "--seed", args.seed, "--seeds", args.seeds]
     command += ["--jobs", args.jobs] if args.jobs else []
     command += ["--scheduler", args.scheduler] if args.scheduler else []
     command += ["--json"] if args.json else []
+    command += ["--aivat"] if args.aivat else []
     return acpcbot(command)
 
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-COMMANDS = ("agents", "equity", "match", "play", "results", "tournament")
+COMMANDS = ("agents", "equity", "lbr", "match", "play", "results", "stats", "tournament")
 """The subcommands, each a module of this package of the same name."""
 
 

@@ -13,6 +13,10 @@ crosstable gives the row agent's mbb/g against the column agent with a 95% CI ov
 duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and bankroll
 instant run-off. Both are in DIR/results.json; --plot also draws DIR/crosstable.png.
 
+With --aivat every match also records its decisions' probabilities beside its logs (as
+`acpcbot match --aivat`) and each pairing gets its AIVAT estimate, pooled over its matches:
+the same mean to expect, usually with a much narrower CI.
+
 Running the same command again plays only the matches not finished in DIR (each match found
 is checked: its summary and both logs complete); more agents or seeds may be added to the
 command, and the finished matches are kept. A match whose process or worker dies is played
@@ -82,6 +86,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print results.json on stdout")
     parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="record decision probabilities in every match and add each pairing's AIVAT estimate",
+    )
+    parser.add_argument(
         "--plot", action="store_true", help="also draw DIR/crosstable.png (the plot extra)"
     )
 
@@ -96,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         run_tournament,
     )
     from acpcbot.logconfig import configure_logging
+    from dealer.aivatreport import pooled_lines
     from dealer.duplicate import Transport
     from dealer.tournamentfolder import PLOT, RESULTS
     from dealer.tournamentreport import report_lines
@@ -115,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         plot=args.plot,
         progress=True,
+        aivat=args.aivat,
     )
 
     def say(text: str) -> None:
@@ -125,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(run.json(), indent=2))
             return
         print("\n".join(report_lines(run.report)))
+        if run.aivat:
+            print("\n".join(pooled_lines(run.aivat)))
         rate = run.hands / max(run.seconds, 1e-9)
         print(
             f"played {run.played} matches ({run.reused} kept from an earlier run) in "

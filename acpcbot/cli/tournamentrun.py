@@ -35,8 +35,9 @@ from acpcbot.cli.matchtask import Executor, MatchTask, TaskResult
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from agents.registry import player_name
+from dealer.aivatreport import PooledAivat, pairings_aivat, pooled_json
 from dealer.duplicate import Transport
-from dealer.matchfolder import SUMMARY, check_path
+from dealer.matchfolder import SUMMARY, check_path, read_summary
 from dealer.progress import PoolProgress
 from dealer.resultfiles import json_bytes, replace_file
 from dealer.tournament import PlannedMatch, TournamentPlan
@@ -85,6 +86,8 @@ class TournamentRequest:
     """Also draw the crosstable as a heatmap (``crosstable.png``)."""
     progress: bool = False
     """Draw a progress line on stderr when it is a terminal."""
+    aivat: bool = False
+    """Record every decision's probabilities and add each pairing's AIVAT estimate."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +107,15 @@ class TournamentRun:
     hands: int
     """Hands played by this run."""
     executor: str
+    aivat: tuple[PooledAivat, ...] = ()
+    """Each pairing's AIVAT estimate over its matches that have one (with ``aivat``)."""
 
     def json(self) -> dict[str, Any]:
         """``results.json``: the results and how this run went."""
         return {
             "status": self.status,
             **report_json(self.report),
+            **({"aivat": [pooled_json(p) for p in self.aivat]} if self.aivat else {}),
             "run": {
                 "executor": self.executor,
                 "played": self.played,
@@ -197,6 +203,7 @@ def _match_request(
         transport=request.transport,
         out=out,
         jobs=1,
+        aivat=request.aivat,
     )
 
 
@@ -252,6 +259,7 @@ def run_tournament(
             time.perf_counter() - tournament.started,
             tournament.hands_done,
             executor.description,
+            pairings_aivat(report, folder.path) if request.aivat else (),
         )
         folder.write_file(RESULTS, json_bytes(run.json()))
         if request.plot:
@@ -332,7 +340,12 @@ class _Tournament:
             return str(check.why)
         e = check.sums.estimate(self.plan.big_blind)
         a = self.plan.names[check.match.a]
-        return f"{a} {e.mbb_per_game:+.1f} mbb/g ± {e.ci95_mbb:.1f}"
+        text = f"{a} {e.mbb_per_game:+.1f} mbb/g ± {e.ci95_mbb:.1f}"
+        summary = read_summary(self.folder.path / check.match.name / SUMMARY) or {}
+        aivat = summary.get("aivat")
+        if isinstance(aivat, dict):
+            text += f" (AIVAT {aivat.get('mbb_per_game', 0.0):+.1f} ± {aivat.get('ci95', 0.0):.1f})"
+        return text
 
     def retried(self, name: str, attempt: int, why: str) -> None:
         self.running.pop(name, None)
