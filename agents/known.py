@@ -79,8 +79,22 @@ def holding_index(game: Game, cards: Sequence[Card]) -> int:
 
 def dead_holdings(game: Game, cards: Sequence[Card]) -> npt.NDArray[np.bool_]:
     """Which holdings meet one of ``cards``."""
-    dead: npt.NDArray[np.bool_] = np.isin(holdings(game), np.array(list(cards), dtype=np.int64))
-    return np.asarray(dead.any(axis=1))
+    meets = _meets(game.num_ranks, game.num_suits, game.num_hole_cards)
+    dead = np.zeros(meets.shape[1], dtype=np.bool_)
+    for card in cards:
+        dead |= meets[card]
+    return dead
+
+
+@cache
+def _meets(ranks: int, suits: int, size: int) -> npt.NDArray[np.bool_]:
+    """``[card, holding]``: the holding holds the card (cards are codes 0..51)."""
+    table = _holdings(ranks, suits, size)
+    meets = np.zeros((52, len(table)), dtype=np.bool_)
+    for column in range(table.shape[1]):
+        meets[table[:, column], np.arange(len(table))] = True
+    meets.setflags(write=False)
+    return meets
 
 
 def legal_rows(table: npt.NDArray[np.floating], betting: BettingView) -> StrategyTable:

@@ -10,7 +10,9 @@ and tied and how many were played; holdings that meet a known card get zeros.
   holding, over every runout: the hand strength of every holding at once (the equity
   against a random hand, as :func:`acpcbot.handeval.equity.hand_vs_range` with ``None``
   computes it for one). Per full board the live holdings are ordered by value (a counting
-  sort over the 7462 values) and swept once, with per-card counts for card removal.
+  sort over the 7462 values) and swept once, with per-card counts for card removal. A
+  flop's counts (tens of milliseconds) are kept for its class under renaming suits (1755
+  classes, 19 MB when all are kept): a long match meets every flop class many times.
 
 >>> from acpcbot.cards import parse_cards as c
 >>> from acpcbot.handeval.combos import combo_index
@@ -32,7 +34,7 @@ import numpy.typing as npt
 from numba import njit
 
 from acpcbot.cards import Card
-from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
+from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS, PERMUTED_COMBOS, canonical_board
 from acpcbot.handeval.enumeration import deck_without
 from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, cards_state, value_of_key
 from acpcbot.handeval.jitcache import cache_enabled
@@ -246,6 +248,21 @@ def holdings_against_random(board: Sequence[Card]) -> Counts:
     cards = _check(board, [3, 4, 5], "the board")
     if len(set(cards.tolist())) != len(cards):
         raise ValueError("the board repeats a card")
+    if len(cards) == 3:
+        canonical, permutation = canonical_board(cards.tolist())
+        counts = _FLOPS.get(canonical)
+        if counts is None:
+            counts = _against_random(np.array(canonical, dtype=np.int64))
+            _FLOPS[canonical] = tuple(c.astype(np.int32) for c in counts)  # type: ignore[assignment]
+        mapped = PERMUTED_COMBOS[permutation]
+        return tuple(np.asarray(c[mapped], dtype=np.float64) for c in counts)  # type: ignore[return-value]
+    return _against_random(cards)
+
+
+def _against_random(cards: IntArray) -> Counts:
     wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
     _holdings_against_random(cards, COMBO_CARDS, wins, ties, played)
     return wins, ties, played
+
+
+_FLOPS: dict[tuple[int, ...], Counts] = {}

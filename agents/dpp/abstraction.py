@@ -43,9 +43,15 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.cards import Card
-from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, class_of, combo_index
+from acpcbot.handeval.combos import (
+    COMBO_CLASS,
+    NUM_CLASSES,
+    PERMUTED_COMBOS,
+    class_of,
+    combo_index,
+)
 from agents.dpp.chance import AbstractChance
-from agents.dpp.isomorphism import SUIT_PERMUTATIONS, CanonicalFlops
+from agents.dpp.isomorphism import CanonicalFlops
 from agents.dpp.strategy import Strategy, StrategyFileError, write_arrays
 
 if TYPE_CHECKING:
@@ -54,17 +60,6 @@ if TYPE_CHECKING:
 LEVELS = 256
 FORMAT = "acpcbot-dpp-abstraction/1"
 DATA_FILE = "dpp-abstraction.npz"
-
-
-def _permuted_combos() -> npt.NDArray[np.int64]:
-    """``[permutation, combo]``: the combo's index with its suits renamed by
-    ``SUIT_PERMUTATIONS[permutation]``."""
-    cards = (COMBO_CARDS // 4) * 4 + SUIT_PERMUTATIONS[:, COMBO_CARDS % 4]  # (24, 1326, 2)
-    hi, lo = cards.max(axis=2), cards.min(axis=2)
-    return np.asarray(hi * (hi - 1) // 2 + lo, dtype=np.int64)
-
-
-_PERMUTED_COMBOS = _permuted_combos()
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,7 +164,7 @@ class HoldemBuckets:
         if round_ == 1:
             flop, permutation = self._flops.canonical_permutation(board[:3])
             return np.asarray(
-                self.abstraction.flop_levels[flop, _PERMUTED_COMBOS[permutation]], dtype=np.int64
+                self.abstraction.flop_levels[flop, PERMUTED_COMBOS[permutation]], dtype=np.int64
             )
         from agents.dpp import handstrength
 

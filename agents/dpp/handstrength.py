@@ -162,22 +162,71 @@ def board_river_values(board, values, ranks):  # type: ignore[no-untyped-def]
 @njit(cache=CACHE)
 def board_turn_values(board, values):  # type: ignore[no-untyped-def]
     """:func:`turn_value` of every combo on the four-card ``board`` at once (``-1`` where
-    the combo meets the board): each river's :func:`board_river_values`, squared and
-    summed."""
+    the combo meets the board): for each river, every combo's :func:`river_value` by the
+    sweep of :func:`board_river_values` (its combos ordered by a counting sort over the
+    7462 hand values instead of a comparison sort), squared and summed."""
     used = _mask(board[:4])
-    full = np.empty(5, dtype=np.int64)
-    full[:4] = board[:4]
-    river = np.empty(NUM_COMBOS, dtype=np.int64)
-    ranks = np.empty(NUM_COMBOS, dtype=np.int64)
+    b0, b1, b2, b3 = board[0], board[1], board[2], board[3]
+    live = np.empty(NUM_COMBOS, dtype=np.int64)
+    n_live = 0
     for k in range(NUM_COMBOS):
         hole = (1 << COMBO_CARDS[k, 0]) | (1 << COMBO_CARDS[k, 1])
-        values[k] = -1 if hole & used else 0
+        if hole & used:
+            values[k] = -1
+        else:
+            values[k] = 0
+            live[n_live] = k
+            n_live += 1
+    rank = np.empty(NUM_COMBOS, dtype=np.int64)
+    on_board = np.empty(NUM_COMBOS, dtype=np.int64)
+    order = np.empty(NUM_COMBOS, dtype=np.int64)
+    start = np.zeros(7464, dtype=np.int64)
+    card_below = np.zeros(52, dtype=np.int64)
+    card_equal = np.zeros(52, dtype=np.int64)
     for r in range(52):
         if used >> r & 1:
             continue
-        full[4] = r
-        board_river_values(full, river, ranks)
-        for k in range(NUM_COMBOS):
-            v = river[k]
-            if v >= 0 and values[k] >= 0:
+        n = 0
+        for i in range(n_live):
+            k = live[i]
+            c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
+            if ((1 << c) | (1 << d)) >> r & 1:
+                continue
+            on_board[n] = k
+            rank[n] = rank7(b0, b1, b2, b3, r, c, d)
+            n += 1
+        start[:] = 0
+        for i in range(n):
+            start[rank[i] + 1] += 1
+        for v in range(1, 7464):
+            start[v] += start[v - 1]
+        for i in range(n):
+            order[start[rank[i]]] = i
+            start[rank[i]] += 1
+        below = 0
+        card_below[:] = 0
+        first = 0
+        while first < n:
+            last = first
+            value = rank[order[first]]
+            while last < n and rank[order[last]] == value:
+                k = on_board[order[last]]
+                card_equal[COMBO_CARDS[k, 0]] += 1
+                card_equal[COMBO_CARDS[k, 1]] += 1
+                last += 1
+            size = last - first
+            for i in range(first, last):
+                k = on_board[order[i]]
+                c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
+                v = 2 * (below - card_below[c] - card_below[d]) + size - card_equal[c]
+                v += 1 - card_equal[d]
                 values[k] += v * v
+            for i in range(first, last):
+                k = on_board[order[i]]
+                c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
+                card_below[c] += 1
+                card_below[d] += 1
+                card_equal[c] = 0
+                card_equal[d] = 0
+            below += size
+            first = last
