@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
-from acpcbot.cards import Card, make_card
+from acpcbot.cards import Card
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.handeval import rank_hand
 from acpcbot.player import BettingView, MatchInfo
@@ -56,6 +56,8 @@ __all__ = ["ROUND_NAMES", "LocalBestResponse", "round_of"]
 FloatArray = npt.NDArray[np.float64]
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 """What ``from`` takes: the rounds by name (``preflop`` is round 0)."""
+_SMALL_GAME_KEPT = 4096
+"""Equity tables kept by the exact enumeration of a small game."""
 _COLUMN = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
 _ONE_HOT = {
     ActionType.FOLD: Triple(1.0, 0.0, 0.0),
@@ -107,6 +109,7 @@ class LocalBestResponse(Agent):
         self._board: tuple[Card, ...] = ()
         self._own: tuple[Card, ...] = ()
         self._equity: tuple[int, tuple[Card, ...], FloatArray] | None = None
+        self._small_game: dict[tuple[tuple[Card, ...], tuple[Card, ...]], FloatArray] = {}
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> LocalBestResponse:
@@ -258,9 +261,20 @@ class LocalBestResponse(Agent):
         return equity
 
     def _enumerated(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
-        """Exact equities by enumerating every runout (games with few cards, e.g. Leduc)."""
+        """Exact equities by enumerating every runout (games with few cards, e.g. Leduc;
+        the last few thousand kept, as such games repeat their cards often)."""
+        key = (tuple(own), tuple(board))
+        known = self._small_game.get(key)
+        if known is not None:
+            return known
+        if len(self._small_game) >= _SMALL_GAME_KEPT:
+            self._small_game.clear()
+        equity = self._small_game[key] = self._enumerate(own, board)
+        return equity
+
+    def _enumerate(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
         game = self.game
-        deck = [make_card(r, s) for r in range(game.num_ranks) for s in range(game.num_suits)]
+        deck = game.deck()
         missing = game.board_total(game.num_rounds - 1) - len(board)
         out = np.zeros(len(self._holdings))
         for index, cards in enumerate(self._holdings.tolist()):
