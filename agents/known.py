@@ -29,7 +29,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import Card, make_card
+from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.game import Game
 from acpcbot.handeval.combos import COMBO_CARDS
 from acpcbot.player import BettingView
@@ -51,8 +51,9 @@ IntArray = npt.NDArray[np.int64]
 
 def holdings(game: Game) -> IntArray:
     """Every holding of ``game``, one row of cards (ascending) per holding: the subsets of
-    the deck ordered by their highest card, then the next (so that two-card holdings of the
-    52-card deck are :data:`~acpcbot.handeval.combos.COMBO_CARDS`)."""
+    its deck (:meth:`~acpcbot.game.Game.deck`) ordered by their highest card, then the next
+    (so that two-card holdings of the 52-card deck are
+    :data:`~acpcbot.handeval.combos.COMBO_CARDS`)."""
     return _holdings(game.num_ranks, game.num_suits, game.num_hole_cards)
 
 
@@ -60,7 +61,11 @@ def holdings(game: Game) -> IntArray:
 def _holdings(ranks: int, suits: int, size: int) -> IntArray:
     if (ranks, suits, size) == (13, 4, 2):
         return COMBO_CARDS
-    deck = [make_card(r, s) for r in range(ranks) for s in range(suits)]
+    deck = sorted(
+        make_card(rank, suit)
+        for rank in range(NUM_RANKS - ranks, NUM_RANKS)
+        for suit in range(NUM_SUITS - suits, NUM_SUITS)
+    )
     rows = sorted(combinations(deck, size), key=lambda cards: tuple(reversed(cards)))
     table = np.array(rows, dtype=np.int64).reshape(len(rows), size)
     table.setflags(write=False)

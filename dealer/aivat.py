@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from acpcbot.actions import CALL, FOLD, RAISE, ActionType
-from acpcbot.cards import Card, make_card
+from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
@@ -96,7 +96,7 @@ class CheckDownValue:
             4,
             2,
         ) and game.board_total(game.num_rounds - 1) == 5
-        deck = [make_card(r, s) for r in range(game.num_ranks) for s in range(game.num_suits)]
+        deck = game.deck()
         self._deck = deck
         self._key: tuple[int, tuple[Card, ...], tuple[Card, ...]] | None = None
         self._known: dict[tuple[Card, ...], float] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action
 from acpcbot.cards import Card
@@ -16,12 +17,14 @@ from acpcbot.deal import Deal
 from acpcbot.game import Game, parse_game
 from acpcbot.handeval import rank_hand
 from acpcbot.rules import HandState
+from agents.base import Agent
 from agents.dpp.agent import StrategyAgent
 from agents.dpp.chance import LEDUC_TEXT, LeducBuckets, leduc_chance
 from agents.dpp.enumeration import Policy, all_deals
 from agents.dpp.solver import AbstractGame, CfrPlus
 from agents.dpp.strategy import Strategy
 from agents.triple import Triple
+from dealer.duplicate import DuplicatePlan, DuplicateRun, MatchStatus, duplicate_run, play_half
 
 LEDUC: Game = parse_game(LEDUC_TEXT)
 ACTIONS: tuple[Action, ...] = (FOLD, CALL, RAISE)
@@ -129,3 +132,24 @@ class ChooserOf:
         if action is None:
             action = self.known[key] = self.choose(hand, deal, position)
         return action
+
+
+def play_leduc(
+    folder: Path,
+    make: Callable[[int, int], Agent],
+    hands: int,
+    seed: int,
+    *,
+    names: tuple[str, str] = ("a", "b"),
+    record_decisions: bool = False,
+) -> DuplicateRun:
+    """A duplicate Leduc match played by the dealer (in-process), ``make(which, seed)``
+    making agent A (0) and B (1); its logs (and decisions files) in ``folder``."""
+    plan = DuplicatePlan(names, hands, seed, (1, 2), game_path="leduc.limit.2p.game")
+    outcomes = [
+        play_half(plan, h, LEDUC, folder, make, record_decisions=record_decisions) for h in (0, 1)
+    ]
+    assert all(o.finished and o.error is None for o in outcomes), outcomes[0].error
+    return duplicate_run(
+        plan, folder, LEDUC.big_blind, outcomes, seconds=0.0, status=MatchStatus.FINISHED
+    )

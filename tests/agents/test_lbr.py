@@ -19,12 +19,12 @@ from agents.dpp.enumeration import best_response_value
 from agents.errors import AgentOptionError, NoFixedStrategyError
 from agents.lbr import LocalBestResponse
 from agents.registry import create_agent
-from dealer.duplicate import DuplicatePlan, MatchStatus, duplicate_run, play_half
 from tests.leduc import (
     LEDUC,
     ChooserOf,
     expected_value,
     leduc_strategy,
+    play_leduc,
     strategy_agent,
     strategy_policy,
 )
@@ -79,22 +79,17 @@ def test_lbr_against_a_near_equilibrium_wins_little() -> None:
 
 def leduc_match(tmp: Path, seed: int, hands: int) -> tuple[float, float, list[bytes]]:
     """LBR against the weak strategy in a duplicate Leduc match: mean, CI (chips), logs."""
-    plan = DuplicatePlan(("lbr", "cfr"), hands, seed, (1, 2), game_path="leduc.limit.2p.game")
 
     def make(which: int, agent_seed: int) -> Agent:
         if which == 0:
             return LocalBestResponse(agent_seed, model=strategy_agent(WEAK))
         return strategy_agent(WEAK, agent_seed)
 
-    outcomes = [play_half(plan, h, LEDUC, tmp, make) for h in (0, 1)]
-    assert all(o.finished and o.error is None for o in outcomes), outcomes[0].error
-    run = duplicate_run(
-        plan, tmp, LEDUC.big_blind, outcomes, seconds=0.0, status=MatchStatus.FINISHED
-    )
+    run = play_leduc(tmp, make, hands, seed, names=("lbr", "cfr"))
     assert run.pair is not None
     e = run.pair.estimate
     chips = LEDUC.big_blind / 1000
-    logs = [(tmp / plan.log_name(h)).read_bytes() for h in (0, 1)]
+    logs = [(tmp / half.log).read_bytes() for half in run.halves]
     return e.mbb_per_game * chips, e.ci95_mbb * chips, logs
 
 
