@@ -113,5 +113,16 @@ class Agent(abc.ABC):
             "does not say what it plays)"
         )
 
+    def strategy_at(
+        self, betting: BettingView, hole: Sequence[Card], board: Sequence[Card]
+    ) -> tuple[float, float, float]:
+        """One row of :meth:`strategy_table`: the legal probabilities with which the agent
+        to act at ``betting`` plays holding ``hole`` with ``board`` visible (a subclass may
+        compute it more cheaply than the whole table)."""
+        from agents.known import holding_index
+
+        row = self.strategy_table(betting, board)[holding_index(self.game, hole)]
+        return (float(row[0]), float(row[1]), float(row[2]))
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"

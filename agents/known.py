@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.game import Game
-from acpcbot.handeval.combos import COMBO_CARDS
+from acpcbot.handeval.combos import COMBO_CARDS, combo_index
 from acpcbot.player import BettingView
 from agents.triple import Triple
 
@@ -74,6 +74,8 @@ def _holdings(ranks: int, suits: int, size: int) -> IntArray:
 
 def holding_index(game: Game, cards: Sequence[Card]) -> int:
     """The row of the holding ``cards`` (in any order) in :func:`holdings`."""
+    if (game.num_ranks, game.num_suits, game.num_hole_cards) == (13, 4, 2):
+        return combo_index(cards[0], cards[1])
     wanted = sorted(cards)
     table = holdings(game)
     found = np.flatnonzero((table == np.array(wanted)).all(axis=1))

@@ -28,6 +28,13 @@ boards drawn from a stream seeded by the hand number and the hole cards alone (n
 board), which keeps every correction's mean zero; in a small game such as Leduc it is
 exact too.
 
+**Lookahead.** When a player's strategy is known not only at its actual decisions but
+anywhere (an agent with a fixed strategy, asked through an *oracle*), the value of a history
+at which it acts — once the round has begun — is the check-down value after its next action,
+averaged over its strategy with its own cards: what it folds to a bet is then part of the
+bet's value. Still a fixed function of the history, so still unbiased; on ``plicas`` against
+``dpp`` it narrows the CI by a few more percent.
+
 A duplicate pair's two halves are corrected hand by hand and paired as usual; the
 confidence interval is over the pairs. The private-card ("imaginary observation") part of
 the paper's AIVAT is not done: duplicate seating already cancels most hole-card luck.
@@ -37,7 +44,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -49,6 +56,7 @@ from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
+from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
 from dealer.decisionlog import DecisionFileError, Probabilities, decisions_path, read_decisions
@@ -62,6 +70,7 @@ __all__ = [
     "AivatHalf",
     "AivatPair",
     "CheckDownValue",
+    "Oracle",
     "aivat_half",
     "aivat_pair",
     "pair_of",
@@ -173,17 +182,27 @@ class CheckDownValue:
         return share / count
 
 
-def correct_hand(
+Oracle = Callable[[BettingView, Sequence[Card], Sequence[Card]], Probabilities]
+"""A fixed strategy, asked anywhere: ``(betting, hole, board) -> (fold, call, raise)``, the
+legal probabilities with which the player to act at ``betting``, holding ``hole`` with
+``board`` visible, plays (an agent's :meth:`~agents.base.Agent.strategy_at`, given by the
+command line)."""
+
+
+def correct_hand(  # noqa: PLR0917
     game: Game,
     record: StateRecord,
     position: int,
     decisions: Sequence[Probabilities | None],
     value: CheckDownValue,
+    oracles: Sequence[Oracle | None] = (None, None),
 ) -> tuple[float, int]:
     """The AIVAT estimate of ``position``'s result in the hand ``record`` (chips) and how
     many of its actions had known probabilities (``decisions``, one per action, may be
-    empty: no action corrections). The betting is replayed under the rules (an illegal
-    action is an :class:`~acpcbot.errors.IllegalActionError`)."""
+    empty: no action corrections). ``oracles`` (by position) are the fixed strategies
+    known anywhere: the value function looks one action ahead at their decisions (see
+    the module's docstring). The betting is replayed under the rules (an illegal action is
+    an :class:`~acpcbot.errors.IllegalActionError`)."""
     equity = value.equities(record, position)
     hand = HandState(game, record.hand_number)
     spent = hand.spent
@@ -191,6 +210,7 @@ def correct_hand(
     known = 0
     index = 0
     other = 1 - position
+    ahead = _Lookahead(record, position, oracles) if any(oracles) else None
     for round_, actions in enumerate(record.betting):
         if round_ > 0:
             correction += sum(spent) * (equity[round_] - equity[round_ - 1])
@@ -200,22 +220,74 @@ def correct_hand(
             said = decisions[index] if index < len(decisions) else None
             index += 1
             if said is not None:
-                # The check-down value after each action, in a heads-up limit game: a fold
-                # ends the hand; a call or a raise brings the actor's chips to the new level.
-                acting = hand.current_player
-                pot = spent[0] + spent[1]
-                level = hand.max_spent
-                folded = -spent[position] if acting == position else float(spent[other])
-                values = (
-                    folded,
-                    _check_down(eq, pot, spent, acting, position, level),
-                    _check_down(eq, pot, spent, acting, position, level + raise_size),
-                )
+                if ahead is not None:
+                    values = ahead.after_each_action(hand, eq)
+                else:
+                    # The check-down value after each action, in a heads-up limit game: a
+                    # fold ends the hand; a call or a raise brings the actor's chips to the
+                    # new level.
+                    acting = hand.current_player
+                    pot = spent[0] + spent[1]
+                    level = hand.max_spent
+                    folded = -spent[position] if acting == position else float(spent[other])
+                    values = (
+                        folded,
+                        _check_down(eq, pot, spent, acting, position, level),
+                        _check_down(eq, pot, spent, acting, position, level + raise_size),
+                    )
                 expected = sum(p * v for p, v in zip(said, values, strict=True) if p > 0)
                 correction += values[_COLUMN[action.type]] - expected
                 known += 1
             hand.apply(action)
     return record.values[position] - correction, known
+
+
+class _Lookahead:
+    """The value function with one action of lookahead at the decisions of players whose
+    strategy is known anywhere (oracles): within a round, once it has begun, the value of
+    a history where such a player acts is the check-down value after its action, averaged
+    over its strategy; elsewhere, the check-down value."""
+
+    def __init__(
+        self, record: StateRecord, position: int, oracles: Sequence[Oracle | None]
+    ) -> None:
+        self.record = record
+        self.position = position
+        self.oracles = oracles
+        self.game_board = record.board_cards
+
+    def _check_down(self, hand: HandState, equity: float) -> float:
+        if hand.finished and hand.num_folded:
+            return hand.value(self.position)
+        return equity * hand.pot - hand.spent[self.position]
+
+    def value(self, hand: HandState, equity: float) -> float:
+        if hand.finished or hand.num_actions == 0:
+            return self._check_down(hand, equity)
+        acting = hand.current_player
+        oracle = self.oracles[acting]
+        if oracle is None:
+            return self._check_down(hand, equity)
+        board = self.game_board[: hand.game.board_total(hand.round)]
+        said = oracle(hand, self.record.hole_cards[acting], board)
+        total = 0.0
+        for p, action in zip(said, _ACTIONS, strict=True):
+            if p > 0:
+                child = hand.copy()
+                child.apply(action)
+                total += p * self._check_down(child, equity)
+        return total
+
+    def after_each_action(self, hand: HandState, equity: float) -> Probabilities:
+        values = []
+        for action in _ACTIONS:
+            if hand.is_legal(action):
+                child = hand.copy()
+                child.apply(action)
+                values.append(self.value(child, equity))
+            else:
+                values.append(0.0)
+        return (values[0], values[1], values[2])
 
 
 def _check_down(  # noqa: PLR0917
@@ -260,8 +332,14 @@ class AivatPair:
 class _Corrector:
     """One log's hands, corrected one at a time (in hand order)."""
 
-    def __init__(
-        self, log: PlayedLog, game: Game, player: str, side: Path | None, value: CheckDownValue
+    def __init__(  # noqa: PLR0917
+        self,
+        log: PlayedLog,
+        game: Game,
+        player: str,
+        side: Path | None,
+        value: CheckDownValue,
+        oracles: Mapping[str, Oracle],
     ) -> None:
         if player not in log.chips:
             raise AivatError(f"{log.where}: no player {player!r}")
@@ -270,6 +348,7 @@ class _Corrector:
         self.player = player
         self.side = side
         self.value = value
+        self.oracles = oracles
         self.numbers: array[int] = array("q")
         self.values: array[float] = array("d")
         self.actions = 0
@@ -312,8 +391,11 @@ class _Corrector:
             pending = next(said, None)
         self._pending = pending
         position = record.names.index(self.player)
+        oracles = [self.oracles.get(name) for name in record.names]
         try:
-            corrected, known = correct_hand(self.game, record, position, decisions, self.value)
+            corrected, known = correct_hand(
+                self.game, record, position, decisions, self.value, oracles
+            )
         except AcpcError as exc:
             raise AivatError(f"{self.log.where}: hand {record.hand_number}: {exc}") from None
         self.numbers.append(record.hand_number)
@@ -350,14 +432,15 @@ def aivat_half(
     *,
     decisions: Path | bool | None = True,
     value: CheckDownValue | None = None,
+    oracles: Mapping[str, Oracle] | None = None,
 ) -> AivatHalf:
     """AIVAT over one log for ``player`` (default: seat 1). ``decisions``: the decisions
     file, ``True`` for the one beside the log if there is one, ``None``/``False`` for
-    chance corrections only."""
+    chance corrections only. ``oracles``: the strategies known anywhere, by player name."""
     name = log.seat_names[0] if player is None else player
-    corrector = _Corrector(
-        log, game, name, _side_file(log, decisions), value or CheckDownValue(game)
-    )
+    value = value or CheckDownValue(game)
+    side = _side_file(log, decisions)
+    corrector = _Corrector(log, game, name, side, value, oracles or {})
     while (record := corrector.next_record()) is not None:
         corrector.correct(record)
     return corrector.half()
@@ -371,6 +454,7 @@ def aivat_pair(
     *,
     decisions: bool = True,
     value: CheckDownValue | None = None,
+    oracles: Mapping[str, Oracle] | None = None,
 ) -> AivatPair:
     """AIVAT over a duplicate pair of logs for ``player`` (default: seat 1 of ``first``),
     each log corrected hand by hand (the two in step, so that each hand's equities are
@@ -378,7 +462,8 @@ def aivat_pair(
     name = first.seat_names[0] if player is None else player
     value = value or CheckDownValue(game)
     correctors = [
-        _Corrector(log, game, name, _side_file(log, decisions), value) for log in (first, second)
+        _Corrector(log, game, name, _side_file(log, decisions), value, oracles or {})
+        for log in (first, second)
     ]
     records = [c.next_record() for c in correctors]
     while any(r is not None for r in records):

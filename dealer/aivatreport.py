@@ -10,7 +10,7 @@ how many actions had known probabilities. :func:`aivat_json` is the ``aivat`` ob
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from dealer.aivat import (
     AivatHalf,
     AivatPair,
     CheckDownValue,
+    Oracle,
     aivat_half,
     aivat_pair,
 )
@@ -79,17 +80,20 @@ def aivat_logs(
     player: str | None = None,
     *,
     decisions: bool = True,
+    oracles: Mapping[str, Oracle] | None = None,
 ) -> AivatReport:
     """AIVAT for ``player`` (default: seat 1 of the first log) over one log or a duplicate
-    pair (already checked to be one); ``plain`` is the plain estimate to compare with."""
+    pair (already checked to be one); ``plain`` is the plain estimate to compare with;
+    ``oracles``: the strategies known anywhere, by player name."""
     name = logs[0].seat_names[0] if player is None else player
     value = CheckDownValue(game)
     if len(logs) == 2:
-        pair = aivat_pair(logs[0], logs[1], game, name, decisions=decisions, value=value)
+        pair = aivat_pair(
+            logs[0], logs[1], game, name, decisions=decisions, value=value, oracles=oracles
+        )
         return AivatReport(pair.halves, pair, plain)
-    return AivatReport(
-        (aivat_half(logs[0], game, name, decisions=decisions, value=value),), None, plain
-    )
+    half = aivat_half(logs[0], game, name, decisions=decisions, value=value, oracles=oracles)
+    return AivatReport((half,), None, plain)
 
 
 def _number(value: float) -> float | None:

@@ -107,8 +107,11 @@ class HalfJob:
             collected = self.after_half(half, [players[in_seats.index(i)] for i in (0, 1)])
         aivat = None
         if self.record_decisions and outcome.error is None and outcome.values:
+            from acpcbot.cli.oracles import oracles_for
+
             log = read_log(self.out / outcome.log)
-            aivat = aivat_half(log, self.game, self.plan.names[0])
+            known = oracles_for(dict(zip(self.plan.names, self.specs, strict=True)), self.game)
+            aivat = aivat_half(log, self.game, self.plan.names[0], oracles=known)
         return HalfDone(outcome, collected, aivat)
 
 

@@ -149,6 +149,9 @@ def _aivat(report: LogsReport, player: str | None) -> AivatReport:
 
     if report.kind is ReportKind.SIDE_BY_SIDE:
         raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
+    from acpcbot.cli.oracles import oracles_of_names
+
     plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
     game = game_of_log(report.logs[0])
-    return aivat_logs(report.logs, game, plain, player or report.halves[0].player)
+    known = oracles_of_names(report.logs[0].seat_names, game)
+    return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=known)

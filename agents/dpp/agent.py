@@ -52,6 +52,8 @@ class StrategyAgent(Agent):
         self._cached: tuple[int, int, int] = (-1, -1, -1)  # hand, round, bucket
         self._every: tuple[int, tuple[Card, ...], npt.NDArray[np.int64]] | None = None
         """The buckets of every holding on the last board asked about (round, board)."""
+        self._one: tuple[tuple[int, tuple[Card, ...], tuple[Card, ...]], int] | None = None
+        """The bucket last asked for one holding: (round, hole, board), bucket."""
 
     def load(self) -> tuple[Strategy, Bucketer]:
         """The strategy and bucket function to play (given ones by default)."""
@@ -104,6 +106,20 @@ class StrategyAgent(Agent):
         table = legal_rows(strategy.probabilities[rows], betting)
         table[dead_holdings(self.game, board)] = 0.0
         return table
+
+    def strategy_at(
+        self, betting: BettingView, hole: Sequence[Card], board: Sequence[Card]
+    ) -> tuple[float, float, float]:
+        strategy, buckets = self._strategy, self._buckets
+        if strategy is None or buckets is None:
+            raise AcpcError(f"{self.name}: begin_match has not been called")
+        visible = tuple(board[: self.game.board_total(betting.round)])
+        key = (betting.round, tuple(hole), visible)
+        if self._one is None or self._one[0] != key:
+            self._one = (key, buckets.bucket(betting.round, hole, visible))
+        text = format_betting(betting.actions)
+        t = strategy.triple(text, self._one[1]).legal(betting)
+        return (t.fold, t.call, t.raise_)
 
     def every_bucket(self, round_: int, board: Sequence[Card]) -> npt.NDArray[np.int64]:
         """The bucket of every holding (:func:`agents.known.holdings`) in ``round_`` with

@@ -106,8 +106,9 @@ def test_every_fixed_agent_reports_and_tables_what_it_plays(limit_game: Game, na
             assert not live[:, 0].any()
         if not hand.can_raise():
             assert not live[:, 2].any()
-        said = played(agent, hand, deal)
         row = table[holding_index(limit_game, deal.hole_cards[position])]
+        assert agent.strategy_at(hand, deal.hole_cards[position], board) == tuple(row)
+        said = played(agent, hand, deal)
         if exact or hand.round in (0, 3):  # Kendall: exact before the flop and on the river
             assert row.tolist() == [said.fold, said.call, said.raise_]
 

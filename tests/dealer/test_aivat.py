@@ -59,6 +59,16 @@ def test_aivat_is_unbiased_in_leduc(tmp_path: Path) -> None:
     assert abs(corrected.mbb_per_game * chips - exact) <= corrected.ci95_mbb * chips
     assert corrected.ci95_mbb < 0.8 * plain.ci95_mbb
     assert all(h.known == h.actions > 0 for h in pair.halves)  # every action corrected
+    # Looking one action ahead where a strategy is known anywhere: unbiased too.
+    known = {}
+    for name, agent in zip(
+        run.plan.names, (strategy_agent(ITERATIONS), ExamplePlayer()), strict=True
+    ):
+        agent.begin_match(MatchInfo(LEDUC))
+        known[name] = agent.strategy_at
+    ahead = aivat_pair(logs[0], logs[1], LEDUC, oracles=known).estimate
+    assert ahead.mbb_per_game != corrected.mbb_per_game
+    assert abs(ahead.mbb_per_game * chips - exact) <= ahead.ci95_mbb * chips
     # Without the decisions files, the chance corrections alone: unbiased too, wider.
     chance = aivat_pair(logs[0], logs[1], LEDUC, decisions=False).estimate
     assert abs(chance.mbb_per_game * chips - exact) <= chance.ci95_mbb * chips
