@@ -43,6 +43,7 @@ the paper's AIVAT is not done: duplicate seating already cancels most hole-card 
 from __future__ import annotations
 
 import math
+import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -314,6 +315,8 @@ class AivatHalf:
     known: int
     """Actions whose probabilities were known (each got an action correction)."""
     estimate: Estimate
+    seconds: float = 0.0
+    """How long the corrections took (the pair's: both halves, computed together)."""
 
     @property
     def hands(self) -> int:
@@ -349,6 +352,7 @@ class _Corrector:
         self.side = side
         self.value = value
         self.oracles = oracles
+        self.started = time.perf_counter()
         self.numbers: array[int] = array("q")
         self.values: array[float] = array("d")
         self.actions = 0
@@ -413,6 +417,7 @@ class _Corrector:
             self.actions,
             self.known,
             estimate(self.values, self.game.big_blind),
+            time.perf_counter() - self.started,
         )
 
 

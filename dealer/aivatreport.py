@@ -150,7 +150,8 @@ def aivat_lines(report: AivatReport) -> list[str]:
     share = known / report.actions if report.actions else 0.0
     missing = [Path(h.log).name for h in report.halves if h.decisions_file is None]
     what = f"chance corrections, action corrections at {known:,} of {report.actions:,} actions "
-    what += f"({100 * share:.0f}%)"
+    seconds = max(h.seconds for h in report.halves)
+    what += f"({100 * share:.0f}%), computed in {seconds:.1f} s"
     if missing:
         what += f"; no decisions file beside {', '.join(missing)}"
     return [line, f"  {what}"]

@@ -145,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
     estimate = match.run.pair.estimate if match.run.pair else match.run.halves[0].result.estimate
     print(
         f"LBR against {args.agent}: {estimate.mbb_per_game:+.1f} mbb/g ± "
-        f"{estimate.ci95_mbb:.1f} (95% CI) over {estimate.samples:,} duplicate pairs: "
-        f"{args.agent} is exploitable by at least about that much"
+        f"{estimate.ci95_mbb:.1f} (95% CI) over {estimate.samples:,} duplicate pairs, a "
+        f"lower bound on {args.agent}'s exploitability"
     )
     print(
         f"  {match.run.hands:,} hands in {seconds:.1f} s "
