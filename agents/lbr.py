@@ -34,7 +34,6 @@ the same play, and it reports each decision (probability 1) like any agent.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +41,6 @@ import numpy.typing as npt
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.errors import UnsupportedGameError
-from acpcbot.handeval import rank_hand
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
@@ -273,22 +271,14 @@ class LocalBestResponse(Agent):
         return equity
 
     def _enumerate(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+        from acpcbot.handeval.equity import enumerated_equity
+
         game = self.game
-        deck = game.deck()
-        missing = game.board_total(game.num_rounds - 1) - len(board)
+        board_size = game.board_total(game.num_rounds - 1)
         out = np.zeros(len(self._holdings))
         for index, cards in enumerate(self._holdings.tolist()):
-            if set(cards) & {*own, *board}:
-                continue
-            rest = [c for c in deck if c not in {*own, *board, *cards}]
-            share = 0.0
-            runouts = 0
-            for extra in combinations(rest, missing):
-                full = (*board, *extra)
-                mine, theirs = rank_hand((*own, *full)), rank_hand((*cards, *full))
-                share += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-                runouts += 1
-            out[index] = share / runouts
+            if not set(cards) & {*own, *board}:
+                out[index] = enumerated_equity(game.deck(), board_size, own, cards, board)
         return out
 
     def __repr__(self) -> str:

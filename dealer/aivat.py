@@ -47,7 +47,6 @@ import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +55,7 @@ from acpcbot.actions import CALL, FOLD, RAISE, ActionType
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.handeval import rank_hand
+from acpcbot.handeval.equity import enumerated_equity
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
@@ -170,17 +169,8 @@ class CheckDownValue:
     def _enumerated(
         self, mine: Sequence[Card], theirs: Sequence[Card], board: Sequence[Card]
     ) -> float:
-        used = {*mine, *theirs, *board}
-        rest = [c for c in self._deck if c not in used]
-        missing = self.game.board_total(self.game.num_rounds - 1) - len(board)
-        share = 0.0
-        count = 0
-        for extra in combinations(rest, missing):
-            full = (*board, *extra)
-            a, b = rank_hand((*mine, *full)), rank_hand((*theirs, *full))
-            share += 1.0 if a > b else 0.5 if a == b else 0.0
-            count += 1
-        return share / count
+        board_size = self.game.board_total(self.game.num_rounds - 1)
+        return enumerated_equity(self._deck, board_size, mine, theirs, board)
 
 
 Oracle = Callable[[BettingView, Sequence[Card], Sequence[Card]], Probabilities]

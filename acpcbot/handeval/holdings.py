@@ -42,7 +42,7 @@ from acpcbot.handeval.jitcache import cache_enabled
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
-__all__ = ["hand_against_holdings", "holdings_against_random"]
+__all__ = ["SweepSpace", "hand_against_holdings", "holdings_against_random", "showdown_sweep"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -50,6 +50,8 @@ Counts = tuple[FloatArray, FloatArray, FloatArray]
 """Wins, ties and showdowns played, per holding."""
 
 _VALUES = 7463
+"""Hand values are 1..7462."""
+_VALUES = 7462
 """Hand values are 1..7462."""
 _OPPONENTS = 45 * 44 // 2
 """Opponent holdings that can face a holding on a full board: C(45, 2)."""
@@ -136,13 +138,83 @@ def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arg
         played[index[n]] = seen[n]
 
 
+class SweepSpace:
+    """Work arrays for :func:`showdown_sweep` of up to ``size`` holdings (kept between
+    calls: a sweep allocates nothing)."""
+
+    def __init__(self, size: int = NUM_COMBOS) -> None:
+        self.order = np.empty(size, np.int64)
+        self.start = np.zeros(_VALUES + 2, np.int64)  # a count per value 0..7462, shifted
+        self.card_below = np.zeros(52, np.int64)
+        self.card_equal = np.zeros(52, np.int64)
+
+
 @njit(cache=CACHE)
-def _holdings_against_random(
+def showdown_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
+    value: IntArray,
+    cards: IntArray,
+    count: int,
+    wins: IntArray,
+    ties: IntArray,
+    order: IntArray,
+    start: IntArray,
+    card_below: IntArray,
+    card_equal: IntArray,
+) -> None:
+    """For ``count`` holdings on one full board, holding ``i`` with hand value
+    ``value[i]`` and cards ``cards[i]``: ``wins[i]`` and ``ties[i]`` against the others that
+    share no card with it. The holdings are ordered by value (a counting sort over the 7462
+    values) and swept once, lowest first, counting per card the holdings below and equal so
+    far (the holdings that share a card with one are those that hold either of its cards:
+    inclusion-exclusion, no pair of holdings shares both)."""
+    start[:] = 0
+    for i in range(count):
+        start[value[i] + 1] += 1
+    for v in range(1, len(start)):
+        start[v] += start[v - 1]
+    for i in range(count):
+        v = value[i]
+        order[start[v]] = i
+        start[v] += 1
+    below = 0
+    card_below[:] = 0
+    first = 0
+    while first < count:
+        last = first
+        v = value[order[first]]
+        while last < count and value[order[last]] == v:
+            i = order[last]
+            card_equal[cards[i, 0]] += 1
+            card_equal[cards[i, 1]] += 1
+            last += 1
+        size = last - first
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            wins[i] = below - card_below[c] - card_below[d]
+            ties[i] = size - card_equal[c] - card_equal[d] + 1
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            card_below[c] += 1
+            card_below[d] += 1
+            card_equal[c] = 0
+            card_equal[d] = 0
+        below += size
+        first = last
+
+
+@njit(cache=CACHE)
+def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional arguments)
     board: IntArray,
     combo_cards: IntArray,
     wins: FloatArray,
     ties: FloatArray,
     played: FloatArray,
+    order: IntArray,
+    start: IntArray,
+    card_below: IntArray,
+    card_equal: IntArray,
 ) -> None:
     used, board_key, board_bits = cards_state(board)
     index, key, bits, mask = _live(used, combo_cards)
@@ -152,15 +224,10 @@ def _holdings_against_random(
     tied = np.zeros(live, np.int64)
     seen = np.zeros(live, np.int64)
     on_board = np.empty(live, np.int64)  # the live holdings of one full board ...
-    value = np.empty(live, np.int64)  # ... their values ...
-    order = np.empty(live, np.int64)  # ... and their order by value
-    start = np.zeros(_VALUES + 1, np.int64)
-    card_below = np.zeros(52, np.int64)
-    card_equal = np.zeros(52, np.int64)
-    cards_of = np.empty((live, 2), np.int64)
-    for n in range(live):
-        cards_of[n, 0] = combo_cards[index[n], 0]
-        cards_of[n, 1] = combo_cards[index[n], 1]
+    value = np.empty(live, np.int64)  # ... their values and cards ...
+    cards = np.empty((live, 2), np.int64)
+    board_wins = np.empty(live, np.int64)  # ... and their showdowns there
+    board_ties = np.empty(live, np.int64)
     for r in range(len(runouts)):
         k = board_key
         b = board_bits
@@ -175,45 +242,17 @@ def _holdings_against_random(
                 continue
             on_board[count] = n
             value[count] = value_of_key(k + key[n], b | bits[n])
+            cards[count, 0] = combo_cards[index[n], 0]
+            cards[count, 1] = combo_cards[index[n], 1]
             count += 1
-        # Counting sort by value.
-        start[:] = 0
+        showdown_sweep(
+            value, cards, count, board_wins, board_ties, order, start, card_below, card_equal
+        )
         for i in range(count):
-            start[value[i] + 1] += 1
-        for v in range(1, _VALUES + 1):
-            start[v] += start[v - 1]
-        for i in range(count):
-            v = value[i]
-            order[start[v]] = i
-            start[v] += 1
-        # Sweep groups of equal value, lowest first (see board_river_values in agents.dpp).
-        below = 0
-        card_below[:] = 0
-        first = 0
-        while first < count:
-            last = first
-            v = value[order[first]]
-            while last < count and value[order[last]] == v:
-                n = on_board[order[last]]
-                card_equal[cards_of[n, 0]] += 1
-                card_equal[cards_of[n, 1]] += 1
-                last += 1
-            size = last - first
-            for i in range(first, last):
-                n = on_board[order[i]]
-                c, d = cards_of[n, 0], cards_of[n, 1]
-                won[n] += below - card_below[c] - card_below[d]
-                tied[n] += size - card_equal[c] - card_equal[d] + 1
-                seen[n] += 1
-            for i in range(first, last):
-                n = on_board[order[i]]
-                c, d = cards_of[n, 0], cards_of[n, 1]
-                card_below[c] += 1
-                card_below[d] += 1
-                card_equal[c] = 0
-                card_equal[d] = 0
-            below += size
-            first = last
+            n = on_board[i]
+            won[n] += board_wins[i]
+            tied[n] += board_ties[i]
+            seen[n] += 1
     for n in range(live):
         wins[index[n]] = won[n]
         ties[index[n]] = tied[n]
@@ -261,7 +300,18 @@ def holdings_against_random(board: Sequence[Card]) -> Counts:
 
 def _against_random(cards: IntArray) -> Counts:
     wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
-    _holdings_against_random(cards, COMBO_CARDS, wins, ties, played)
+    space = SweepSpace()
+    _holdings_against_random(
+        cards,
+        COMBO_CARDS,
+        wins,
+        ties,
+        played,
+        space.order,
+        space.start,
+        space.card_below,
+        space.card_equal,
+    )
     return wins, ties, played
 
 

@@ -20,10 +20,12 @@ This module imports numba.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from acpcbot.handeval.combos import COMBO_CARDS
 from acpcbot.handeval.evaluator import rank7
+from acpcbot.handeval.holdings import SweepSpace, showdown_sweep
 from acpcbot.handeval.jitcache import cache_enabled
 
 CACHE = cache_enabled(__file__)
@@ -160,11 +162,7 @@ def board_river_values(board, values, ranks):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=CACHE)
-def board_turn_values(board, values):  # type: ignore[no-untyped-def]
-    """:func:`turn_value` of every combo on the four-card ``board`` at once (``-1`` where
-    the combo meets the board): for each river, every combo's :func:`river_value` by the
-    sweep of :func:`board_river_values` (its combos ordered by a counting sort over the
-    7462 hand values instead of a comparison sort), squared and summed."""
+def _turn_values(board, values, order, start, card_below, card_equal):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     used = _mask(board[:4])
     b0, b1, b2, b3 = board[0], board[1], board[2], board[3]
     live = np.empty(NUM_COMBOS, dtype=np.int64)
@@ -177,12 +175,11 @@ def board_turn_values(board, values):  # type: ignore[no-untyped-def]
             values[k] = 0
             live[n_live] = k
             n_live += 1
-    rank = np.empty(NUM_COMBOS, dtype=np.int64)
     on_board = np.empty(NUM_COMBOS, dtype=np.int64)
-    order = np.empty(NUM_COMBOS, dtype=np.int64)
-    start = np.zeros(7464, dtype=np.int64)
-    card_below = np.zeros(52, dtype=np.int64)
-    card_equal = np.zeros(52, dtype=np.int64)
+    rank = np.empty(NUM_COMBOS, dtype=np.int64)
+    cards = np.empty((NUM_COMBOS, 2), dtype=np.int64)
+    wins = np.empty(NUM_COMBOS, dtype=np.int64)
+    ties = np.empty(NUM_COMBOS, dtype=np.int64)
     for r in range(52):
         if used >> r & 1:
             continue
@@ -194,39 +191,19 @@ def board_turn_values(board, values):  # type: ignore[no-untyped-def]
                 continue
             on_board[n] = k
             rank[n] = rank7(b0, b1, b2, b3, r, c, d)
+            cards[n, 0] = c
+            cards[n, 1] = d
             n += 1
-        start[:] = 0
+        showdown_sweep(rank, cards, n, wins, ties, order, start, card_below, card_equal)
         for i in range(n):
-            start[rank[i] + 1] += 1
-        for v in range(1, 7464):
-            start[v] += start[v - 1]
-        for i in range(n):
-            order[start[rank[i]]] = i
-            start[rank[i]] += 1
-        below = 0
-        card_below[:] = 0
-        first = 0
-        while first < n:
-            last = first
-            value = rank[order[first]]
-            while last < n and rank[order[last]] == value:
-                k = on_board[order[last]]
-                card_equal[COMBO_CARDS[k, 0]] += 1
-                card_equal[COMBO_CARDS[k, 1]] += 1
-                last += 1
-            size = last - first
-            for i in range(first, last):
-                k = on_board[order[i]]
-                c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
-                v = 2 * (below - card_below[c] - card_below[d]) + size - card_equal[c]
-                v += 1 - card_equal[d]
-                values[k] += v * v
-            for i in range(first, last):
-                k = on_board[order[i]]
-                c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
-                card_below[c] += 1
-                card_below[d] += 1
-                card_equal[c] = 0
-                card_equal[d] = 0
-            below += size
-            first = last
+            v = 2 * wins[i] + ties[i]  # river_value
+            values[on_board[i]] += v * v
+
+
+def board_turn_values(board: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> None:
+    """:func:`turn_value` of every combo on the four-card ``board`` at once (``-1`` where
+    the combo meets the board): for each river, every combo's :func:`river_value` from one
+    sweep of the river's combos in order of value
+    (:func:`acpcbot.handeval.holdings.showdown_sweep`), squared and summed."""
+    space = SweepSpace()
+    _turn_values(board, values, space.order, space.start, space.card_below, space.card_equal)
