@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
 from acpcbot.errors import GameDefinitionError
 from acpcbot.smallfile import FileRefusedError, read_small_file
 
@@ -76,6 +77,23 @@ class Game:
     def board_total(self, round_: int) -> int:
         """Number of board cards visible in ``round_`` (``sumBoardCards``)."""
         return sum(self.num_board_cards[: round_ + 1])
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards this game deals, in the reference dealer's order: suits outer, ranks
+        inner, keeping only the highest ``numSuits`` suits and the highest ``numRanks``
+        ranks (``game.c:662-664``): Leduc's six cards are the queens, kings and aces of
+        hearts and spades.
+
+        >>> from dataclasses import replace
+        >>> from acpcbot.cards import cards_text
+        >>> cards_text(replace(bundled_game(), num_ranks=3, num_suits=2).deck())
+        'QhKhAhQsKsAs'
+        """
+        return tuple(
+            make_card(rank, suit)
+            for suit in range(NUM_SUITS - self.num_suits, NUM_SUITS)
+            for rank in range(NUM_RANKS - self.num_ranks, NUM_RANKS)
+        )
 
     @property
     def big_blind(self) -> int:

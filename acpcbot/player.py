@@ -6,6 +6,13 @@ talk to any object with this shape; ``agents.Agent`` is the base class every age
 Call order within a match: ``begin_match`` once; then for every hand, ``observe`` for each
 state the player receives (including the states where it acts, and the final state), ``act``
 right after ``observe`` when it is the player's turn, and ``end_hand`` after the final state.
+
+A player that draws its action from known probabilities may say so
+(:func:`decision_probabilities` reads it): after each such decision it keeps the
+probabilities of fold, call and raise it drew from (renormalised over the legal actions) in
+``last_triple``, and the decision they belong to (:func:`decision_key` of the betting it
+acted at) in ``last_triple_at``. The dealer reads them, changing nothing, to record every
+decision's probabilities beside the log (AIVAT's action corrections need them).
 """
 
 from __future__ import annotations
@@ -85,6 +92,53 @@ class HandResult:
     def value(self) -> float:
         """Chips won by this player."""
         return self.values[self.state.position]
+
+
+class ActionProbabilities(Protocol):
+    """Probabilities of fold, call and raise (``agents.triple.Triple`` is one)."""
+
+    @property
+    def fold(self) -> float: ...
+    @property
+    def call(self) -> float: ...
+    @property
+    def raise_(self) -> float: ...
+
+
+def decision_key(betting: BettingView) -> tuple[int, int]:
+    """Which decision of a match ``betting`` is: the hand number and the actions so far.
+
+    >>> from acpcbot.game import bundled_game
+    >>> from acpcbot.rules import HandState, CALL
+    >>> hand = HandState(bundled_game(), 7); hand.apply(CALL)
+    >>> decision_key(hand)
+    (7, 1)
+    """
+    return (betting.hand_number, sum(len(actions) for actions in betting.actions))
+
+
+def decision_probabilities(
+    player: object, betting: BettingView
+) -> tuple[float, float, float] | None:
+    """The (fold, call, raise) probabilities ``player`` drew its action at ``betting`` from,
+    when it kept them for this very decision (see the module's docstring); else ``None``.
+    Reads two attributes and changes nothing.
+
+    >>> from acpcbot.game import bundled_game
+    >>> from acpcbot.rules import HandState
+    >>> from types import SimpleNamespace
+    >>> hand = HandState(bundled_game(), 3)
+    >>> said = SimpleNamespace(fold=0.0, call=0.25, raise_=0.75)
+    >>> decision_probabilities(SimpleNamespace(last_triple=said, last_triple_at=(3, 0)), hand)
+    (0.0, 0.25, 0.75)
+    >>> decision_probabilities(SimpleNamespace(last_triple=said, last_triple_at=(2, 0)), hand)
+    """
+    if getattr(player, "last_triple_at", None) != decision_key(betting):
+        return None
+    triple: ActionProbabilities | None = getattr(player, "last_triple", None)
+    if triple is None:
+        return None
+    return (float(triple.fold), float(triple.call), float(triple.raise_))
 
 
 class Player(Protocol):

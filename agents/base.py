@@ -4,18 +4,34 @@ An agent is constructed with a seed, told the game and its seat when a match sta
 for an action on its turn, shown every state it receives and told every finished hand
 (with the opponent's cards when they were shown). Every random choice it makes comes from
 ``self.rng``, seeded from its seed, so a match is reproducible from the seeds.
+
+**What it plays.** An agent that draws its action from a :class:`~agents.triple.Triple` does
+it with :meth:`Agent.sample`, which keeps that decision's legal probabilities in
+``last_triple`` (and the decision in ``last_triple_at``) for whoever wants to know (the
+dealer records them for AIVAT: :func:`acpcbot.player.decision_probabilities`). An agent whose
+strategy is fixed — it learns nothing and models nobody — says so with ``fixed_strategy``
+and gives its probabilities for every holding at once, at any public state, with
+:meth:`Agent.strategy_table` (local best response needs them; see :mod:`agents.known`).
+Neither changes the agent's state or draws from its random stream.
 """
 
 from __future__ import annotations
 
 import abc
 import random
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from acpcbot.actions import Action
+from acpcbot.cards import Card
 from acpcbot.game import Game
-from acpcbot.player import BettingView, HandResult, MatchInfo, default_hook
+from acpcbot.player import BettingView, HandResult, MatchInfo, decision_key, default_hook
 from acpcbot.protocol.matchstate import MatchState
+from agents.errors import NoFixedStrategyError
+from agents.triple import Triple
+
+if TYPE_CHECKING:
+    from agents.known import StrategyTable
 
 
 class Agent(abc.ABC):
@@ -26,6 +42,9 @@ class Agent(abc.ABC):
     sets none (a user's agent, named ``module:Class``) is named after its class."""
     decides_instantly: ClassVar[bool] = False
     """True when :meth:`act` is O(1); the client then skips the worker thread."""
+    fixed_strategy: ClassVar[bool] = False
+    """True when the agent plays one strategy whatever happens (it learns nothing and
+    models nobody) and :meth:`strategy_table` gives it for every holding."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -36,6 +55,12 @@ class Agent(abc.ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.match: MatchInfo | None = None
+        self.last_triple: Triple | None = None
+        """The legal probabilities the last decision's action was drawn from (see
+        :meth:`sample`); ``None`` before any."""
+        self.last_triple_at: tuple[int, int] | None = None
+        """The decision :attr:`last_triple` belongs to
+        (:func:`acpcbot.player.decision_key`)."""
 
     @property
     def game(self) -> Game:
@@ -47,6 +72,7 @@ class Agent(abc.ABC):
         """A match starts. Agents keep no memory between matches, so the RNG restarts too."""
         self.match = info
         self.rng = random.Random(self.seed)
+        self.last_triple = self.last_triple_at = None
 
     @default_hook  # noqa: B027
     def observe(self, state: MatchState, betting: BettingView) -> None:
@@ -59,6 +85,44 @@ class Agent(abc.ABC):
     @default_hook  # noqa: B027
     def end_hand(self, result: HandResult) -> None:
         """A hand finished (default: ignore)."""
+
+    def sample(self, triple: Triple, betting: BettingView) -> Action:
+        """This decision's action, drawn from ``triple`` with :attr:`rng` (one uniform
+        draw: :meth:`Triple.sample`); its legal probabilities are kept in
+        :attr:`last_triple`."""
+        self.said(triple.legal(betting), betting)
+        return triple.sample(betting, self.rng)
+
+    def said(self, legal: Triple, betting: BettingView) -> None:
+        """Keep ``legal`` as the probabilities of the decision at ``betting`` (for an agent
+        that decides without :meth:`sample`, e.g. deterministically)."""
+        self.last_triple = legal
+        self.last_triple_at = decision_key(betting)
+
+    def strategy_table(self, betting: BettingView, board: Sequence[Card]) -> StrategyTable:
+        """The (fold, call, raise) probabilities, renormalised over the legal actions, with
+        which the agent to act at ``betting`` (the public state: its position is
+        ``betting.current_player``) plays each holding of the game given the visible
+        ``board``: one row per holding of :func:`agents.known.holdings`, rows of holdings
+        that meet a board card all zero. Only for agents with :attr:`fixed_strategy`;
+        asking changes neither the agent nor its random stream, and needs ``begin_match``
+        first."""
+        del betting, board
+        raise NoFixedStrategyError(
+            f"{self.name} has no fixed strategy to query for every holding (it adapts, or "
+            "does not say what it plays)"
+        )
+
+    def strategy_at(
+        self, betting: BettingView, hole: Sequence[Card], board: Sequence[Card]
+    ) -> tuple[float, float, float]:
+        """One row of :meth:`strategy_table`: the legal probabilities with which the agent
+        to act at ``betting`` plays holding ``hole`` with ``board`` visible (a subclass may
+        compute it more cheaply than the whole table)."""
+        from agents.known import holding_index
+
+        row = self.strategy_table(betting, board)[holding_index(self.game, hole)]
+        return (float(row[0]), float(row[1]), float(row[2]))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"

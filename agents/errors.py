@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from acpcbot.errors import AcpcError
 
-__all__ = ["AgentOptionError", "AgentPluginError", "AgentSpecError", "UnknownAgentError"]
+__all__ = [
+    "AgentOptionError",
+    "AgentPluginError",
+    "AgentSpecError",
+    "NoFixedStrategyError",
+    "UnknownAgentError",
+]
 
 
 class AgentSpecError(AcpcError, ValueError):
@@ -29,3 +35,8 @@ class AgentOptionError(AgentSpecError):
 
 class AgentPluginError(AgentSpecError):
     """A user's agent class that cannot be imported, is not an ``Agent`` or fails to build."""
+
+
+class NoFixedStrategyError(AcpcError):
+    """An agent asked for its strategy at every holding (local best response) that has no
+    fixed strategy to give."""

@@ -17,6 +17,17 @@ paper's tables ("fold below X, call up to Y, raise Z if the pot is at most W, el
 
 Every random choice comes from the agent's seeded RNG.
 
+**Known strategy.** The styles learn nothing, so their strategy for every holding is known
+(:meth:`KendallPlayer.strategy_table`): exact before the flop and on the river. On the flop
+and the turn a style plays on a Monte-Carlo estimate of its strength (:data:`STRENGTH_TRIALS`
+showdowns drawn from its own random stream), so what it plays with a holding is a mixture
+over that estimate's noise; the table gives that mixture, the chance of the estimate passing
+each threshold taken from the normal approximation of the estimate's exact distribution (its
+mean and variance from every holding's exact win and tie probabilities against a random hand,
+:func:`acpcbot.handeval.holdings.holdings_against_random`). Holdings far from a threshold are
+exact; near one the approximation is within about a percent. Asking draws nothing from the
+agent's random stream.
+
 :class:`KendallLearner` is the paper's adaptive player: a learning value per starting hand,
 moved by the hands it wins and loses, decides whether to fold, call or raise
 (:func:`learner_triple`).
@@ -30,19 +41,25 @@ Triple(fold=0.0, call=0.09999999999999998, raise_=0.9)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 
 from acpcbot.actions import Action, ActionType
+from acpcbot.cards import Card
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.handeval.combos import NUM_CLASSES, class_of
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import replay
 from agents.base import Agent
+from agents.known import StrategyTable, dead_holdings, legal_rows
 from agents.triple import Triple
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +117,42 @@ def preflop_style_triple(
     return Triple(0.0, 1.0, 0.0)
 
 
+def _row(triple: Triple) -> FloatArray:
+    return np.array([triple.fold, triple.call, triple.raise_])
+
+
+def chance_at_least(threshold: float, win: FloatArray, tie: FloatArray, trials: int) -> FloatArray:
+    """The chance that a strength estimated from ``trials`` showdowns (each won with
+    probability ``win``, tied with ``tie``; a tie counts half) is at least ``threshold``:
+    the normal approximation, with a continuity correction, of the exact distribution of
+    ``2 × wins + ties``.
+
+    >>> p = chance_at_least(0.5, np.array([0.5, 0.9, 0.1]), np.zeros(3), 2000)
+    >>> [round(float(x), 3) for x in p]
+    [0.504, 1.0, 0.0]
+    """
+    steps = np.arange(2 * trials + 1)
+    # The least 2W + T whose strength, computed as the agent computes it, passes.
+    passing = np.flatnonzero((steps / 2) / trials >= threshold)
+    least = float(passing[0]) if len(passing) else math.inf
+    mean = trials * (2 * win + tie)
+    variance = np.maximum(trials * (4 * win + tie - (2 * win + tie) ** 2), 0.0)
+    out = np.where(mean >= least, 1.0, 0.0)
+    spread = variance > 0
+    z = (least - 0.5 - mean[spread]) / np.sqrt(variance[spread])
+    out[spread] = [0.5 * math.erfc(value / math.sqrt(2.0)) for value in z.tolist()]
+    return out
+
+
 class KendallPlayer(Agent):
     """A fixed-style player; subclasses name the style."""
 
     STYLE: ClassVar[Style]
+    fixed_strategy = True
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._passing_cache: tuple[tuple[Card, ...], tuple[FloatArray, FloatArray]] | None = None
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
@@ -142,7 +191,62 @@ class KendallPlayer(Agent):
             )
             strength = equity.equity[0]
             triple = style_triple(self.STYLE, strength, facing, betting.can_raise(), betting.pot)
-        return triple.sample(betting, self.rng)
+        return self.sample(triple, betting)
+
+    def strategy_table(self, betting: BettingView, board: Sequence[Card]) -> StrategyTable:
+        from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES
+
+        style = self.STYLE
+        facing = betting.amount_to_call() > 0
+        can_raise = betting.can_raise()
+        pot = betting.pot
+        if betting.round == 0:
+            by_class = np.array(
+                [
+                    _row(preflop_style_triple(style, float(share), facing, can_raise, pot))
+                    for share in self.top_share[:NUM_CLASSES]
+                ]
+            )
+            table = by_class[COMBO_CLASS]
+        else:
+            low, high = self._passing(tuple(board))
+            may_raise = can_raise and pot <= style.pot_limit
+            strong = _row(style_triple(style, 1.0, facing, can_raise, pot))
+            middle = _row(style_triple(style, style.fold_below, facing, can_raise, pot))
+            weak = _row(style_triple(style, 0.0, facing, can_raise, pot))
+            high = high if may_raise else np.zeros_like(high)
+            table = (
+                high[:, None] * strong
+                + (low - high)[:, None] * middle
+                + (1.0 - low)[:, None] * weak
+            )
+        table = legal_rows(table, betting)
+        table[dead_holdings(self.game, board)] = 0.0
+        return table
+
+    def _passing(self, board: tuple[Card, ...]) -> tuple[FloatArray, FloatArray]:
+        """Per holding, the chance its strength on ``board`` passes ``fold_below`` and
+        ``raise_above`` (kept for the last board asked about)."""
+        cached = self._passing_cache
+        if cached is not None and cached[0] == board:
+            return cached[1]
+        from acpcbot.handeval.holdings import holdings_against_random
+
+        wins, ties, played = holdings_against_random(board)
+        live = played > 0
+        safe = np.where(live, played, 1.0)
+        win, tie = wins / safe, ties / safe
+        low, high = self.STYLE.fold_below, self.STYLE.raise_above
+        if len(board) == 5:  # enumerated exactly by the agent too
+            strength = (wins + ties / 2) / safe
+            passing = (np.where(strength >= low, 1.0, 0.0), np.where(strength >= high, 1.0, 0.0))
+        else:
+            passing = (
+                chance_at_least(low, win, tie, STRENGTH_TRIALS),
+                chance_at_least(high, win, tie, STRENGTH_TRIALS),
+            )
+        self._passing_cache = (board, passing)
+        return passing
 
 
 class LoosePassive(KendallPlayer):
@@ -223,8 +327,6 @@ class KendallLearner(Agent):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.values = np.full(NUM_CLASSES, START_VALUE)
-        self.last_triple: Triple | None = None
-        """The legal triple of the last decision."""
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
@@ -235,9 +337,7 @@ class KendallLearner(Agent):
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         value = float(self.values[class_of(*state.own_cards)])
-        triple = learner_triple(value, betting.pot, players=2)
-        self.last_triple = triple.legal(betting)
-        return triple.sample(betting, self.rng)
+        return self.sample(learner_triple(value, betting.pot, players=2), betting)
 
     def end_hand(self, result: HandResult) -> None:
         state = result.state

@@ -135,6 +135,13 @@ AGENTS: dict[str, AgentEntry] = {
             _PLICAS_OPTIONS,
         ),
         AgentEntry(
+            "lbr",
+            "agents.lbr:LocalBestResponse",
+            "local best response to an agent with a fixed strategy (a lower bound on what it "
+            "can lose): greedy check-down values against its range",
+            "opponent = NAME (the agent to exploit, required); from = preflop|flop|turn|river",
+        ),
+        AgentEntry(
             "loose-passive",
             "agents.kendall:LoosePassive",
             "Kendall's loose-passive style: plays most hands, rarely raises",

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import NUM_RANKS, NUM_SUITS, Card, make_card
+from acpcbot.cards import Card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.protocol.cardsfield import CardsLayout
@@ -33,11 +33,7 @@ from dealer.rng import mt19937
 def reference_deck(game: Game) -> tuple[Card, ...]:
     """The deck in the reference's order: suits outer, ranks inner, keeping only the
     highest ``numSuits`` suits and the highest ``numRanks`` ranks (``game.c:662-664``)."""
-    return tuple(
-        make_card(rank, suit)
-        for suit in range(NUM_SUITS - game.num_suits, NUM_SUITS)
-        for rank in range(NUM_RANKS - game.num_ranks, NUM_RANKS)
-    )
+    return game.deck()
 
 
 CHUNK_HANDS = 2048

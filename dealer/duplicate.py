@@ -20,6 +20,7 @@ write byte-identical logs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import re
 import time
@@ -34,6 +35,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
 from dealer.config import MatchConfig
+from dealer.decisionlog import DecisionRecorder, decisions_path
 from dealer.faults import MatchAbortedError
 from dealer.inprocess import SeatTally, play_in_process
 from dealer.listeners import Listeners
@@ -194,6 +196,10 @@ class DuplicatePlan:
     def log_name(self, half: int) -> str:
         return f"{self.half_name(half)}.log"
 
+    def decisions_name(self, half: int) -> str:
+        """The decisions file beside :meth:`log_name` (:mod:`dealer.decisionlog`)."""
+        return decisions_path(Path(self.log_name(half))).name
+
     def config(self, half: int, game: Game) -> MatchConfig:
         """The dealer's settings for ``half`` (raises :class:`AcpcError` for names a log
         cannot hold)."""
@@ -269,6 +275,7 @@ def play_half(
     listening: Listening | None = None,
     on_listening: ListeningReport | None = None,
     on_state: Callable[[str], None] | None = None,
+    record_decisions: bool = False,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
@@ -280,37 +287,52 @@ def play_half(
     ``listening`` says (127.0.0.1 and ports the system chooses by default), tells
     ``on_listening`` its ports, and waits for the players; their decisions are theirs to
     count (``None`` in the outcome). ``on_state`` is told every ``STATE`` line written
-    (``--mqtt-hands``).
+    (``--mqtt-hands``). With ``record_decisions`` every decision's probabilities go to a
+    decisions file beside the log (:mod:`dealer.decisionlog`); the log is the same. Only
+    players played here can say theirs, so remote players and ``record_decisions`` do
+    not go together.
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
     seat_a = seats.index(0)
     recorded: array[float] = array("d")
     totals = [0.0]
+    recorder: DecisionRecorder | None = None
 
     def record(engine: Referee, by_position: tuple[float, ...]) -> None:
         value = by_position[engine.position_of(seat_a)]
         recorded.append(value)
         totals[0] += value
+        if recorder is not None:
+            recorder.hand_done(engine.hand.hand_number)
         if on_hand is not None:
             on_hand(len(recorded), totals[0])
 
     by_seat: list[Decisions | None] = [None, None]
     error: str | None = None
     finished = False
+    if record_decisions and plan.transport is Transport.REMOTE:
+        raise ValueError("remote players' decisions cannot be recorded here")
     started = [time.perf_counter()]
     """When play began (for remote players, when the last of them connected)."""
-    with (out_dir / plan.log_name(half)).open("wb") as file:
+    log_path = out_dir / plan.log_name(half)
+    with contextlib.ExitStack() as files:
+        file = files.enter_context(log_path.open("wb"))
         # Nothing resumes an in-process match, so its log need not hit the disk every hand;
         # over TCP a player can die at any time, and every finished hand must be kept.
         in_process = plan.transport is Transport.INPROCESS
-        log = MatchLog(file, flush_every=256 if in_process else 1)
+        flush_every = 256 if in_process else 1
+        log = MatchLog(file, flush_every=flush_every)
         log.header(config.header)
         lines: LogLines = log if on_state is None else LogTee(log, on_state)
         engine = Referee(config, log=lines, on_hand=record)
         players = []
         if plan.transport is not Transport.REMOTE:
             players = [make_player(i, plan.agent_seeds[i]) for i in seats]
+        if record_decisions:
+            side = files.enter_context(decisions_path(log_path).open("wb"))
+            recorder = DecisionRecorder(side, engine, players, flush_every=flush_every)
+            recorder.install()
         try:
             if plan.transport is Transport.REMOTE:
                 where = listening or Listening()
@@ -337,6 +359,8 @@ def play_half(
             error = str(exc)
         finally:
             log.flush()  # every hand recorded is in the log
+            if recorder is not None:
+                recorder.flush()
     by_agent = (by_seat[seats.index(0)], by_seat[seats.index(1)])
     return HalfOutcome(
         half,

@@ -201,10 +201,13 @@ class TournamentFolder:
         replace_file(self.path / name, data)
 
     def install(self, match: PlannedMatch, files: Mapping[str, bytes]) -> None:
-        """Put ``match``'s files (``summary.json`` and its logs, by name; a failed match
-        may lack a log) in its folder, replacing what an unfinished earlier run left there."""
+        """Put ``match``'s files (``summary.json``, its logs and, recorded with ``--aivat``,
+        their decisions files, by name; a failed match may lack a log) in its folder,
+        replacing what an unfinished earlier run left there."""
         plan = match.plan
-        expected = {SUMMARY, *(plan.log_name(h) for h in range(plan.halves))}
+        expected = {SUMMARY}
+        for half in range(plan.halves):
+            expected |= {plan.log_name(half), plan.decisions_name(half)}
         if SUMMARY not in files or not set(files) <= expected:
             raise TournamentError(
                 f"{match.name}: expected the files {sorted(expected)}, got {sorted(files)}"

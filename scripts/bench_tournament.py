@@ -181,7 +181,7 @@ def speed(args: argparse.Namespace) -> None:
 def estimate(args: argparse.Namespace) -> None:
     from agents.registry import AGENTS as REGISTERED
 
-    agents = sorted(REGISTERED)
+    agents = sorted(name for name in REGISTERED if name != "lbr")  # lbr needs its opponent
     root = Path(tempfile.mkdtemp(prefix="bench-estimate-"))
     try:
         executor = ["--jobs", str(args.jobs)] if args.jobs else []

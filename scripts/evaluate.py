@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print results.json")
     parser.add_argument("--mqtt", metavar="URL", help="publish progress to this MQTT broker")
     add_progress_options(parser)
+    parser.add_argument(
+        "--aivat", action="store_true", help="also AIVAT estimates (see acpcbot tournament --aivat)"
+    )
     args = parser.parse_args(argv)
     command = ["tournament", *args.opponents, "--vs", args.agent, "--out", str(args.out)]
     command += ["--hands", args.hands, "--seed", args.seed, "--seeds", args.seeds]
@@ -46,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     command += ["--mqtt", args.mqtt] if args.mqtt else []
     if args.progress is not None:
         command.append("--progress" if args.progress else "--no-progress")
+    command += ["--aivat"] if args.aivat else []
     return acpcbot(command)
 
 

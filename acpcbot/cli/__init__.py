@@ -23,9 +23,11 @@ COMMANDS = (
     "agents",
     "equity",
     "infogain",
+    "lbr",
     "match",
     "play",
     "results",
+    "stats",
     "tournament",
     "watch",
 )

@@ -37,9 +37,11 @@ from acpcbot.game import Game
 from acpcbot.player import Player
 from acpcbot.progress.monitor import MatchMonitor
 from agents.registry import create_agent
+from dealer.aivat import AivatHalf, aivat_half
 from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
+from dealer.playedlog import read_log
 
-__all__ = ["AfterHalf", "HalfJob", "Halves", "process_context", "settle_imports"]
+__all__ = ["AfterHalf", "HalfDone", "HalfJob", "Halves", "process_context", "settle_imports"]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
@@ -95,6 +97,8 @@ class HalfJob:
     """Report the ``STATE`` lines too (``--mqtt-hands``)."""
     listening: Listening | None = None
     """Where a half with remote players listens (see :class:`dealer.duplicate.Listening`)."""
+    record_decisions: bool = False
+    """Write every decision's probabilities beside each log (:mod:`dealer.decisionlog`)."""
 
     def announce(self, half: int, ports: list[int]) -> None:
         """Say on stderr where a half with remote players waits for them, and with which
@@ -106,9 +110,10 @@ class HalfJob:
         )
         print(f"acpcbot: half {half + 1} waits on {where} for {seats}", file=sys.stderr, flush=True)
 
-    def play(self, half: int, report: Report) -> tuple[HalfOutcome, Any]:
-        """Play ``half`` here, telling ``report`` now and then how it goes; the outcome
-        and what ``after_half`` made of the players."""
+    def play(self, half: int, report: Report) -> HalfDone:
+        """Play ``half`` here, telling ``report`` now and then how it goes; the outcome,
+        what ``after_half`` made of the players and, recording decisions, agent A's AIVAT
+        estimate over the half (computed here, in the half's process)."""
         players: list[Player] = []
         specs = self.specs
         stop_flag = self.stop_flag
@@ -142,12 +147,31 @@ class HalfJob:
             on_state=lines.append if self.state_lines else None,
             listening=self.listening,
             on_listening=self.announce,
+            record_decisions=self.record_decisions,
         )
         collected = None
         if self.after_half is not None and outcome.finished:
             in_seats = self.plan.seats(half)
             collected = self.after_half(half, [players[in_seats.index(i)] for i in (0, 1)])
-        return outcome, collected
+        aivat = None
+        if self.record_decisions and outcome.error is None and outcome.values:
+            from acpcbot.cli.oracles import oracles_for
+
+            log = read_log(self.out / outcome.log)
+            known = oracles_for(dict(zip(self.plan.names, self.specs, strict=True)), self.game)
+            aivat = aivat_half(log, self.game, self.plan.names[0], oracles=known)
+        return HalfDone(outcome, collected, aivat)
+
+
+@dataclass(frozen=True)
+class HalfDone:
+    """What playing a half came to (sent from the half's process)."""
+
+    outcome: HalfOutcome
+    collected: Any
+    """What ``after_half`` returned (``None`` without it, or when the half did not finish)."""
+    aivat: AivatHalf | None
+    """Agent A's AIVAT estimate over the half, when decisions were recorded."""
 
 
 class Halves:
@@ -164,11 +188,20 @@ class Halves:
         after_half: AfterHalf | None = None,
         on_progress: Callable[[int, float], None] | None = None,
         listening: Listening | None = None,
+        record_decisions: bool = False,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
         self.job = HalfJob(
-            specs, plan, game, out, stop_flag, after_half, monitor.hands_wanted, listening
+            specs,
+            plan,
+            game,
+            out,
+            stop_flag,
+            after_half,
+            monitor.hands_wanted,
+            listening,
+            record_decisions,
         )
         self.plan = plan
         self.monitor = monitor
@@ -177,6 +210,8 @@ class Halves:
         """What each half that ended came to, by half."""
         self.collected: dict[int, Any] = {}
         """What ``after_half`` returned, by half."""
+        self.aivat: dict[int, AivatHalf] = {}
+        """Agent A's AIVAT estimate over each half that recorded decisions, by half."""
         self._hands = [0] * self.plan.halves
         self._chips = [0.0] * self.plan.halves
 
@@ -200,11 +235,16 @@ class Halves:
         for half in range(self.plan.halves):
             if self.job.stop_flag.value:
                 return
-            outcome, collected = self.job.play(half, self.report)
-            self.outcomes[half] = outcome
-            self.collected[half] = collected
-            if not outcome.finished:
+            done = self.job.play(half, self.report)
+            self._keep(half, done)
+            if not done.outcome.finished:
                 return
+
+    def _keep(self, half: int, done: HalfDone) -> None:
+        self.outcomes[half] = done.outcome
+        self.collected[half] = done.collected
+        if done.aivat is not None:
+            self.aivat[half] = done.aivat
 
     def play_in_processes(self) -> None:
         """Every half at once, each in a process of its own reporting through a queue."""
@@ -261,10 +301,9 @@ class Halves:
         if kind == "progress":
             self.report(half, *rest)
         elif kind == "done":
-            outcome, collected = rest
-            self.outcomes[half] = outcome
-            self.collected[half] = collected
-            if not outcome.finished:  # failed or stopped: the other half stops too
+            (done,) = rest
+            self._keep(half, done)
+            if not done.outcome.finished:  # failed or stopped: the other half stops too
                 self.stop()
         else:
             crashed.append(f"half {half + 1} crashed:\n{rest[0]}")
@@ -309,8 +348,7 @@ def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
             lines.clear()
 
     try:
-        outcome, collected = job.play(half, report)
-        messages.put(("done", half, outcome, collected))
+        messages.put(("done", half, job.play(half, report)))
     except BaseException:
         messages.put(("crashed", half, traceback.format_exc()))
     finally:

@@ -16,6 +16,11 @@ elsewhere, e.g. `acpcbot play HOST PORT1 PORT4 --agent AGENT_A --match-seed S --
 seeds are also printed as each half starts listening). Deterministic agents give
 byte-identical logs over any transport, and with any --jobs.
 
+With --aivat the dealer also records every decision's probabilities (as the agents report
+them) in a .probs file beside each .log (the .log is the same), and the summary adds agent
+A's AIVAT estimate: its winnings with the luck of the cards and of the known strategies
+taken out (unbiased, with a much narrower CI; see `acpcbot results --aivat`).
+
 --out must be empty or hold this same match (a rerun replaces it); another match there is
 refused unless --force. The folder is locked while the match runs. Ctrl-C (or SIGTERM, as
 from docker stop) stops after the current hand, writes summary.json with "status":
@@ -165,6 +170,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="holdem.limit.2p.reverse_blinds.game",
         help="game file or bundled game name (heads-up limit hold'em)",
     )
+    parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="record decision probabilities beside the logs and add the AIVAT estimate",
+    )
     parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
     parser.add_argument(
         "--plot",
@@ -219,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         mqtt_hands=args.mqtt_hands,
         plot=args.plot,
         listening=listening,
+        aivat=args.aivat,
     )
     try:
         match = run_match(request)

@@ -21,6 +21,10 @@ match as a :class:`MatchRequest` and call :func:`run_match`, which
    failed match raises :class:`MatchFailedError`, an interrupted one
    :class:`MatchInterruptedError`, each after its summary is written.
 
+With ``aivat`` every decision's probabilities are recorded beside each log
+(:mod:`dealer.decisionlog`) and the AIVAT estimate (:mod:`dealer.aivat`) joins the plain one:
+``aivat`` in ``summary.json``, a line in the text.
+
 The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
 
 >>> request = MatchRequest("example", "always-call", hands=10, seed=42)
@@ -51,7 +55,10 @@ from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
 from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import create_agent, player_name
+from dealer.aivat import pair_of
+from dealer.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.bankrollplot import PLOT, bankroll_png, match_curves
+from dealer.decisionlog import decisions_path
 from dealer.duplicate import (
     DuplicatePlan,
     DuplicateRun,
@@ -62,6 +69,7 @@ from dealer.duplicate import (
     duplicate_run,
 )
 from dealer.matchfolder import MatchFolder, check_path
+from dealer.playedlog import read_log
 from dealer.resultfiles import replace_file
 from dealer.summary import duplicate_json, duplicate_text, plan_json, started_json
 
@@ -123,6 +131,8 @@ class MatchRequest:
     listening: Listening | None = None
     """With :attr:`Transport.REMOTE`: where the halves listen for their players (127.0.0.1
     and ports chosen by the system by default)."""
+    aivat: bool = False
+    """Record every decision's probabilities beside the logs and add the AIVAT estimate."""
 
     @property
     def specs(self) -> tuple[str, str]:
@@ -164,10 +174,17 @@ class MatchRun:
     """What ``after_half`` returned, by half (``None`` for a half that did not finish)."""
     plot: Path | None = None
     """The bankroll picture drawn (``plot``)."""
+    aivat: AivatReport | None = None
+    """Agent A's AIVAT estimate (with ``aivat``)."""
 
     def text(self) -> list[str]:
         """The summary for people, line by line."""
         lines = duplicate_text(self.run)
+        if self.aivat is not None:
+            where = next(i for i, line in enumerate(lines) if line.startswith("  decisions:"))
+            lines[where:where] = [f"  {line}" for line in aivat_lines(self.aivat)]
+            side = [decisions_path(Path(h.log)).name for h in self.run.halves]
+            lines[-1] += f", {', '.join(side)}"
         if self.plot is not None:
             lines.append(f"  bankroll curves in {self.plot}")
         telemetry = self.summary.get("telemetry")
@@ -207,11 +224,15 @@ def run_match(
     plan = request.plan()
     out = request.out_dir
     files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
-    with MatchFolder.open(out, plan_json(plan), files, force=request.force) as folder:
+    side_files = [plan.decisions_name(half) for half in range(plan.halves)]
+    with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
         if folder.replaced is not None:
             log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
         if not request.plot:  # an earlier run's picture would not be this run's
             (out / PLOT).unlink(missing_ok=True)
+        if not request.aivat:  # an earlier run's, which this run's logs would not match
+            for name in side_files:
+                (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
         monitor = _monitor(request, plan, game, out)
         halves = Halves(
@@ -223,6 +244,7 @@ def run_match(
             after_half=after_half,
             on_progress=on_progress,
             listening=request.listening,
+            record_decisions=request.aivat,
         )
         started = time.perf_counter()
         crash: str | None = None
@@ -270,6 +292,11 @@ def check_match(request: MatchRequest) -> Game:
         raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
     if request.listening is not None and request.transport is not Transport.REMOTE:
         raise AcpcError("where to listen for players is for --transport remote only")
+    if request.aivat and request.transport is Transport.REMOTE:
+        raise AcpcError(
+            "--aivat needs the agents' probabilities at each decision: play them here "
+            "(--transport inprocess or tcp), not remote"
+        )
     if request.plot:
         need_matplotlib()
     if request.mqtt is not None:
@@ -422,9 +449,25 @@ def _record(
         error=errors[0] if errors else None,
     )
     summary = duplicate_json(run)
+    aivat = None
+    if request.aivat and crash is None and run.halves and status is not MatchStatus.FAILED:
+        aivat = _aivat(run, halves)
+        summary["aivat"] = aivat_json(aivat)
     folder.write_summary(summary)
     collected = tuple(halves.collected.get(h) for h in range(plan.halves))
-    return MatchRun(request, run, summary, collected)
+    return MatchRun(request, run, summary, collected, aivat=aivat)
+
+
+def _aivat(run: DuplicateRun, halves: Halves) -> AivatReport:
+    """Agent A's AIVAT estimate over the halves played (each computed by its half)."""
+    plain = run.pair.estimate if run.pair is not None else run.halves[0].result.estimate
+    done = [halves.aivat[h] for h in sorted(halves.aivat)]
+    if run.pair is not None and len(done) == 2:
+        return AivatReport(tuple(done), pair_of(done[0], done[1], run.big_blind), plain)
+    if len(done) == 0:  # a half that stopped before its first hand
+        logs = [read_log(run.out_dir / half.log) for half in run.halves[:1]]
+        return aivat_logs(logs, halves.job.game, plain, run.plan.names[0])
+    return AivatReport(tuple(done[:1]), None, plain)
 
 
 @contextlib.contextmanager

@@ -131,6 +131,8 @@ def play_task(
             match, error = failed.match, str(failed)
         plan = match.run.plan
         names = ["summary.json", *(plan.log_name(h) for h in range(plan.halves))]
+        if request.aivat:
+            names += [plan.decisions_name(h) for h in range(plan.halves)]
         # A failed match may lack the log of a half it never began.
         files = {name: (out / name).read_bytes() for name in names if (out / name).exists()}
         return TaskResult(task.name, files, match.run.hands, error)

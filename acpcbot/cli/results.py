@@ -14,6 +14,12 @@ With --plot: the player's bankroll curves (cumulative mbb in each log and, for a
 the pairs) and the running mbb/g with its 95% CI, drawn beside the first log as
 LOG.bankroll.png (LOG without its .log), or into --plot-file FILE (the plot extra).
 
+With --aivat, also the AIVAT estimate (unbiased, with the luck of the cards and of known
+strategies taken out): chance corrections at every deal and board card, and action
+corrections at every decision whose probabilities were recorded in the .probs file beside
+its log (acpcbot match --aivat writes them); a log without one (the reference dealer's) gets
+the chance corrections only.
+
 With --tournament DIR instead of logs: the crosstable and the rankings of the tournament in
 DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named);
 --plot then draws DIR/crosstable.png.
@@ -27,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from dealer.aivatreport import AivatReport
     from dealer.logresults import LogsReport
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
@@ -70,6 +77,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="also the AIVAT estimate (with the .probs files beside the logs, when there are)",
+    )
+    parser.add_argument(
         "--tournament",
         type=Path,
         metavar="DIR",
@@ -95,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
+    from dealer.aivatreport import aivat_json, aivat_lines
     from dealer.logresults import report_json, report_lines, report_logs
     from dealer.results import ResultsError
 
@@ -114,15 +127,25 @@ def run(args: argparse.Namespace) -> int:
         side_by_side=args.side_by_side,
         strict=args.strict,
     )
+    aivat = None
+    if args.aivat:
+        aivat = _aivat(report, args.player)
     if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
         # Names and paths come from files and the command line: print any of them, whatever
         # the terminal's encoding (as stderr does).
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
         if args.json:
-            print(json.dumps(report_json(report), indent=2))
+            data = report_json(report)
+            if aivat is not None:
+                data["aivat"] = aivat_json(aivat)
+            print(json.dumps(data, indent=2))
         else:
-            print("\n".join(report_lines(report)))
+            lines = report_lines(report)
+            if aivat is not None:
+                checks = len(report.checks)
+                lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
+            print("\n".join(lines))
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader left (``acpcbot results ... | head -1``): nothing more goes to it, and
@@ -186,3 +209,19 @@ def write_bankroll(report: LogsReport, path: Path) -> None:
     seed = f", seed {header.seed}" if header is not None else ""
     title = f"{player} vs {opponent}: {what}{seed}"
     replace_file(path, bankroll_png(title, player, report.big_blinds[0], curves, pairs))
+
+
+def _aivat(report: LogsReport, player: str | None) -> AivatReport:
+    """AIVAT over the logs of ``report`` (one log or a duplicate pair)."""
+    from dealer.aivatreport import aivat_logs
+    from dealer.logresults import ReportKind, game_of_log
+    from dealer.results import ResultsError
+
+    if report.kind is ReportKind.SIDE_BY_SIDE:
+        raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
+    from acpcbot.cli.oracles import oracles_of_names
+
+    plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
+    game = game_of_log(report.logs[0])
+    known = oracles_of_names(report.logs[0].seat_names, game)
+    return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=known)

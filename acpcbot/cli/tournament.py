@@ -15,6 +15,10 @@ instant run-off. Both are in DIR/results.json; --plot also draws DIR/crosstable.
 Progress (matches ended, hands/s, ETA) is shown on a terminal (--progress, --no-progress);
 --mqtt URL also publishes it with the tournament's status, as `acpcbot watch` shows it.
 
+With --aivat every match also records its decisions' probabilities beside its logs (as
+`acpcbot match --aivat`) and each pairing gets its AIVAT estimate, pooled over its matches:
+the same mean to expect, usually with a much narrower CI.
+
 Running the same command again plays only the matches not finished in DIR (each match found
 is checked: its summary and both logs complete); more agents or seeds may be added to the
 command, and the finished matches are kept. A match whose process or worker dies is played
@@ -85,6 +89,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print results.json on stdout")
     parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="record decision probabilities in every match and add each pairing's AIVAT estimate",
+    )
+    parser.add_argument(
         "--plot", action="store_true", help="also draw DIR/crosstable.png (the plot extra)"
     )
     add_progress_options(parser)
@@ -101,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         run_tournament,
     )
     from acpcbot.logconfig import configure_logging
+    from dealer.aivatreport import pooled_lines
     from dealer.duplicate import Transport
     from dealer.tournamentfolder import PLOT, RESULTS
     from dealer.tournamentreport import report_lines
@@ -121,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         plot=args.plot,
         progress=progress_of(args),
         mqtt=args.mqtt,
+        aivat=args.aivat,
     )
 
     def say(text: str) -> None:
@@ -131,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(run.json(), indent=2))
             return
         print("\n".join(report_lines(run.report)))
+        if run.aivat:
+            print("\n".join(pooled_lines(run.aivat)))
         rate = run.hands / max(run.seconds, 1e-9)
         print(
             f"played {run.played} matches ({run.reused} kept from an earlier run) in "

@@ -40,8 +40,9 @@ from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
 from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import player_name
+from dealer.aivatreport import PooledAivat, pairings_aivat, pooled_json
 from dealer.duplicate import Transport
-from dealer.matchfolder import SUMMARY, check_path
+from dealer.matchfolder import SUMMARY, check_path, read_summary
 from dealer.resultfiles import json_bytes, replace_file
 from dealer.tournament import PlannedMatch, TournamentPlan
 from dealer.tournamentfolder import (
@@ -91,6 +92,8 @@ class TournamentRequest:
     """The progress line on stderr (as :attr:`MatchRequest.progress`)."""
     mqtt: BrokerAddress | None = None
     """Publish the tournament's status and progress to this MQTT broker."""
+    aivat: bool = False
+    """Record every decision's probabilities and add each pairing's AIVAT estimate."""
 
 
 @dataclass(frozen=True)
@@ -112,12 +115,15 @@ class TournamentRun:
     executor: str
     telemetry: dict[str, Any] | None = None
     """With ``mqtt``: the broker, the tournament's id and what became of the messages."""
+    aivat: tuple[PooledAivat, ...] = ()
+    """Each pairing's AIVAT estimate over its matches that have one (with ``aivat``)."""
 
     def json(self) -> dict[str, Any]:
         """``results.json``: the results and how this run went."""
         return {
             "status": self.status,
             **report_json(self.report),
+            **({"aivat": [pooled_json(p) for p in self.aivat]} if self.aivat else {}),
             "run": {
                 "executor": self.executor,
                 "played": self.played,
@@ -195,6 +201,7 @@ def _match_request(
         transport=request.transport,
         out=out,
         jobs=1,
+        aivat=request.aivat,
     )
 
 
@@ -253,6 +260,7 @@ def run_tournament(
             time.perf_counter() - tournament.started,
             tournament.hands_done,
             executor.description,
+            aivat=pairings_aivat(report, folder.path) if request.aivat else (),
         )
         run = _published(run, tournament.line, broke)
         folder.write_file(RESULTS, json_bytes(run.json()))
@@ -390,7 +398,12 @@ class _Tournament:
             return str(check.why)
         e = check.sums.estimate(self.plan.big_blind)
         a = self.plan.names[check.match.a]
-        return f"{a} {e.mbb_per_game:+.1f} mbb/g ± {e.ci95_mbb:.1f}"
+        text = f"{a} {e.mbb_per_game:+.1f} mbb/g ± {e.ci95_mbb:.1f}"
+        summary = read_summary(self.folder.path / check.match.name / SUMMARY) or {}
+        aivat = summary.get("aivat")
+        if isinstance(aivat, dict):
+            text += f" (AIVAT {aivat.get('mbb_per_game', 0.0):+.1f} ± {aivat.get('ci95', 0.0):.1f})"
+        return text
 
     def retried(self, name: str, attempt: int, why: str) -> None:
         self.running.pop(name, None)

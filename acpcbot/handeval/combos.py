@@ -17,7 +17,9 @@ diagonal, suited hands above it (row = higher rank), offsuit hands below (row = 
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +34,9 @@ __all__ = [
     "COMBO_CLASS",
     "NUM_CLASSES",
     "NUM_COMBOS",
+    "PERMUTED_COMBOS",
+    "SUIT_PERMUTATIONS",
+    "canonical_board",
     "class_combos",
     "class_name",
     "class_of",
@@ -150,3 +155,41 @@ COMBO_CARDS = np.array(COMBO_PAIRS, dtype=np.int64)
 """``(1326, 2)`` array of the cards of every combo."""
 CLASS_SIZES = np.bincount(COMBO_CLASS, minlength=NUM_CLASSES)
 """Number of combos in every class."""
+
+
+SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+"""The 24 renamings of suits: ``SUIT_PERMUTATIONS[p][suit]`` is the new suit."""
+
+
+def _permuted_combos() -> npt.NDArray[np.int64]:
+    cards = (COMBO_CARDS // 4) * 4 + SUIT_PERMUTATIONS[:, COMBO_CARDS % 4]
+    hi, lo = cards.max(axis=2), cards.min(axis=2)
+    table = np.asarray(hi * (hi - 1) // 2 + lo, dtype=np.int64)
+    table.setflags(write=False)
+    return table
+
+
+PERMUTED_COMBOS = _permuted_combos()
+"""``[p, combo]``: the combo with its suits renamed by ``SUIT_PERMUTATIONS[p]``."""
+
+
+def canonical_board(board: Sequence[Card]) -> tuple[tuple[int, ...], int]:
+    """The board's class under renaming suits — the least of its renamings, as sorted
+    cards — and a renaming ``p`` that takes the board there: holding ``k`` on ``board``
+    plays as holding ``PERMUTED_COMBOS[p, k]`` on the class's board.
+
+    >>> from acpcbot.cards import parse_cards, cards_text
+    >>> canonical, p = canonical_board(parse_cards("2h5h9s"))
+    >>> cards_text(canonical)
+    '2c5c9d'
+    >>> combo_cards(int(PERMUTED_COMBOS[p, combo_index(*parse_cards("AhKs"))]))
+    (45, 48)
+    """
+    best: tuple[int, ...] | None = None
+    chosen = 0
+    for p, permutation in enumerate(SUIT_PERMUTATIONS.tolist()):
+        renamed = tuple(sorted((c & ~3) | permutation[c & 3] for c in board))
+        if best is None or renamed < best:
+            best, chosen = renamed, p
+    assert best is not None
+    return best, chosen

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -254,3 +255,32 @@ def hs_moments(
     runouts = int(moments[0])
     mean, mean_square = float(moments[1] / runouts), float(moments[2] / runouts)
     return HSMoments(mean, mean_square, runouts, len(board_cards) >= 3)
+
+
+def enumerated_equity(
+    deck: Sequence[Card],
+    board_size: int,
+    mine: Sequence[Card],
+    theirs: Sequence[Card],
+    board: Sequence[Card] = (),
+) -> float:
+    """Exact showdown equity of ``mine`` against ``theirs`` in a game with a small ``deck``
+    (Leduc's six cards, say): every completion of ``board`` to ``board_size`` cards from the
+    cards left, each ranked by :func:`acpcbot.handeval.rank_hand` (ties half).
+
+    >>> from acpcbot.cards import parse_cards as c
+    >>> enumerated_equity(c("QhKhAhQsKsAs"), 1, c("Qh"), c("Ks"))
+    0.25
+    """
+    from acpcbot.handeval import rank_hand
+
+    used = {*mine, *theirs, *board}
+    rest = [card for card in deck if card not in used]
+    share = 0.0
+    count = 0
+    for extra in itertools.combinations(rest, board_size - len(board)):
+        full = (*board, *extra)
+        a, b = rank_hand((*mine, *full)), rank_hand((*theirs, *full))
+        share += 1.0 if a > b else 0.5 if a == b else 0.0
+        count += 1
+    return share / count

@@ -43,7 +43,13 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.cards import Card
-from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, class_of, combo_index
+from acpcbot.handeval.combos import (
+    COMBO_CLASS,
+    NUM_CLASSES,
+    PERMUTED_COMBOS,
+    class_of,
+    combo_index,
+)
 from agents.dpp.chance import AbstractChance
 from agents.dpp.isomorphism import CanonicalFlops
 from agents.dpp.strategy import Strategy, StrategyFileError, write_arrays
@@ -151,6 +157,32 @@ class HoldemBuckets:
         """Load the compiled hand-strength kernels now rather than at the first decision."""
         self.level(2, (51, 47), (0, 4, 9, 13))
         self.level(3, (51, 47), (0, 4, 9, 13, 18))
+
+    def levels_of_every_combo(self, round_: int, board: Sequence[Card]) -> npt.NDArray[np.int64]:
+        """:meth:`level` of every combo (indexed by ``combo_index``) on a postflop
+        ``board``, at once; entries of combos that meet the board are meaningless."""
+        if round_ == 1:
+            flop, permutation = self._flops.canonical_permutation(board[:3])
+            return np.asarray(
+                self.abstraction.flop_levels[flop, PERMUTED_COMBOS[permutation]], dtype=np.int64
+            )
+        from agents.dpp import handstrength
+
+        cards_array = np.array(board[: round_ + 2], dtype=np.int64)
+        values = np.empty(len(COMBO_CLASS), dtype=np.int64)
+        if round_ == 2:
+            handstrength.board_turn_values(cards_array, values)
+        else:
+            handstrength.board_river_values(cards_array, values, np.empty_like(values))
+        breaks = self.abstraction.breakpoints[round_ - 1]
+        return np.asarray(np.searchsorted(breaks, values, side="right"), dtype=np.int64)
+
+    def every_bucket(self, round_: int, board: Sequence[Card]) -> npt.NDArray[np.int64]:
+        """:meth:`bucket` of every combo at once (meaningless for combos meeting the
+        board)."""
+        if round_ == 0:
+            return COMBO_CLASS
+        return self.levels_of_every_combo(round_, board) * self.counts[round_] // LEVELS
 
     def bucket(self, round_: int, hole: Sequence[Card], board: Sequence[Card]) -> int:
         if round_ == 0:

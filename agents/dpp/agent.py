@@ -3,7 +3,9 @@
 At its turn the agent finds its bucket for the round (once per hand and round), looks up
 the information set ``<betting>:<bucket>`` in its strategy and samples an action from that
 triple, renormalised over the legal actions (:meth:`agents.triple.Triple.sample`), with its
-seeded RNG. It learns nothing: the same seed and the same states give the same actions.
+seeded RNG. It learns nothing: the same seed and the same states give the same actions, and
+its strategy for every holding at a public state is a table look-up
+(:meth:`StrategyAgent.strategy_table`: every holding's bucket, at once for hold'em).
 
 The shipped strategies and the card abstraction are package data, loaded on the first
 ``begin_match`` (once per process, shared by every agent using them).
@@ -16,13 +18,17 @@ from functools import cache
 from importlib import resources
 from typing import ClassVar, Protocol
 
-from acpcbot.actions import Action
+import numpy as np
+import numpy.typing as npt
+
+from acpcbot.actions import Action, format_betting
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.dpp.strategy import Strategy, StrategyFileError
+from agents.known import StrategyTable, dead_holdings, holdings, legal_rows
 
 
 class Bucketer(Protocol):
@@ -35,6 +41,7 @@ class StrategyAgent(Agent):
     """Plays ``strategy`` with ``buckets``; subclasses load packaged ones instead."""
 
     name = "strategy"
+    fixed_strategy = True
 
     def __init__(
         self, seed: int = 0, strategy: Strategy | None = None, buckets: Bucketer | None = None
@@ -43,6 +50,10 @@ class StrategyAgent(Agent):
         self._strategy = strategy
         self._buckets = buckets
         self._cached: tuple[int, int, int] = (-1, -1, -1)  # hand, round, bucket
+        self._every: tuple[int, tuple[Card, ...], npt.NDArray[np.int64]] | None = None
+        """The buckets of every holding on the last board asked about (round, board)."""
+        self._one: tuple[tuple[int, tuple[Card, ...], tuple[Card, ...]], int] | None = None
+        """The bucket last asked for one holding: (round, hole, board), bucket."""
 
     def load(self) -> tuple[Strategy, Bucketer]:
         """The strategy and bucket function to play (given ones by default)."""
@@ -56,6 +67,7 @@ class StrategyAgent(Agent):
         if self._strategy.game != info.game:
             raise StrategyFileError(f"{self.name}: its strategy is for another game")
         self._cached = (-1, -1, -1)
+        self._every = None
 
     def bucket(self, state: MatchState) -> int:
         """This player's bucket in the current round (computed once per hand and round)."""
@@ -76,7 +88,60 @@ class StrategyAgent(Agent):
             raise StrategyFileError(
                 f"{self.name}: the strategy disagrees with the rules at {text!r}"
             )
-        return strategy.triple(text, self.bucket(state)).sample(betting, self.rng)
+        return self.sample(strategy.triple(text, self.bucket(state)), betting)
+
+    def strategy_table(self, betting: BettingView, board: Sequence[Card]) -> StrategyTable:
+        strategy = self._strategy
+        if strategy is None:
+            raise AcpcError(f"{self.name}: begin_match has not been called")
+        text = format_betting(betting.actions)
+        expected = (betting.can_fold(), True, betting.can_raise())
+        if strategy.legal_at(text) != expected:
+            raise StrategyFileError(
+                f"{self.name}: the strategy disagrees with the rules at {text!r}"
+            )
+        rows = strategy.layout.base[strategy.layout.node_of(text)] + self.every_bucket(
+            betting.round, board
+        )
+        table = legal_rows(strategy.probabilities[rows], betting)
+        table[dead_holdings(self.game, board)] = 0.0
+        return table
+
+    def strategy_at(
+        self, betting: BettingView, hole: Sequence[Card], board: Sequence[Card]
+    ) -> tuple[float, float, float]:
+        strategy, buckets = self._strategy, self._buckets
+        if strategy is None or buckets is None:
+            raise AcpcError(f"{self.name}: begin_match has not been called")
+        visible = tuple(board[: self.game.board_total(betting.round)])
+        key = (betting.round, tuple(hole), visible)
+        if self._one is None or self._one[0] != key:
+            self._one = (key, buckets.bucket(betting.round, hole, visible))
+        text = format_betting(betting.actions)
+        t = strategy.triple(text, self._one[1]).legal(betting)
+        return (t.fold, t.call, t.raise_)
+
+    def every_bucket(self, round_: int, board: Sequence[Card]) -> npt.NDArray[np.int64]:
+        """The bucket of every holding (:func:`agents.known.holdings`) in ``round_`` with
+        ``board`` visible (0 for holdings that meet the board), kept for the last board."""
+        visible = tuple(board[: self.game.board_total(round_)])
+        if self._every is not None and self._every[:2] == (round_, visible):
+            return self._every[2]
+        assert self._buckets is not None
+        dead = dead_holdings(self.game, visible)
+        every = getattr(self._buckets, "every_bucket", None)
+        if every is not None:
+            buckets = np.where(dead, 0, every(round_, visible))
+        else:
+            buckets = np.array(
+                [
+                    0 if gone else self._buckets.bucket(round_, tuple(cards), visible)
+                    for cards, gone in zip(holdings(self.game).tolist(), dead, strict=True)
+                ],
+                dtype=np.int64,
+            )
+        self._every = (round_, visible, buckets)
+        return buckets
 
 
 class Dpp(StrategyAgent):

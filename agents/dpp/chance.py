@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import Card, make_card, rank_of, suit_of
+from acpcbot.cards import Card, rank_of, suit_of
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
@@ -155,8 +155,8 @@ class LeducBuckets:
     >>> from acpcbot.cards import parse_cards
     >>> from acpcbot.game import parse_game
     >>> buckets = LeducBuckets(parse_game(LEDUC_TEXT))
-    >>> three, four = parse_cards("3d4c")
-    >>> buckets.bucket(0, (three,), ()), buckets.bucket(1, (three,), (four,))
+    >>> king, ace = parse_cards("KsAh")
+    >>> buckets.bucket(0, (king,), ()), buckets.bucket(1, (king,), (ace,))
     (3, 27)
     """
 
@@ -164,9 +164,13 @@ class LeducBuckets:
         _check_leduc(game)
         self.num_suits = game.num_suits
         self.num_cards = game.num_ranks * game.num_suits
+        self.low_rank = min(rank_of(c) for c in game.deck())
+        self.low_suit = min(suit_of(c) for c in game.deck())
 
     def card_index(self, card: Card) -> int:
-        return rank_of(card) * self.num_suits + suit_of(card)
+        """The card's index among the game's cards (:meth:`Game.deck`: the highest ranks
+        and suits), rank first."""
+        return (rank_of(card) - self.low_rank) * self.num_suits + suit_of(card) - self.low_suit
 
     def bucket(self, round_: int, hole: Sequence[Card], board: Sequence[Card]) -> int:
         own = self.card_index(hole[0])
@@ -182,15 +186,15 @@ def _check_leduc(game: Game) -> None:
 def leduc_chance(game: Game) -> AbstractChance:
     """Leduc-style chance with real cards: one hole card each, one board card in round 1.
 
-    Round-0 bucket = the hole card (``rank * num_suits + suit``); round-1 bucket =
-    ``board * num_cards + hole``. Every deal of three distinct cards is equally likely;
-    showdowns are ranked by :func:`acpcbot.handeval.rank_hand` (a pair with the board wins,
-    then the higher card).
+    Round-0 bucket = the hole card (:meth:`LeducBuckets.card_index`: rank first, among the
+    game's cards); round-1 bucket = ``board * num_cards + hole``. Every deal of three
+    distinct cards is equally likely; showdowns are ranked by
+    :func:`acpcbot.handeval.rank_hand` (a pair with the board wins, then the higher card).
     """
     _check_leduc(game)
     num_suits = game.num_suits
     cards = game.num_ranks * num_suits
-    deck = [make_card(c // num_suits, c % num_suits) for c in range(cards)]
+    deck = sorted(game.deck(), key=lambda card: (rank_of(card), suit_of(card)))
     deals = list(permutations(range(cards), 3))
     weight = 1.0 / len(deals)
     n1 = cards * cards

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from itertools import combinations, permutations
 
-from acpcbot.cards import Card, make_card
+from acpcbot.cards import Card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
@@ -33,7 +33,7 @@ probabilities of illegal actions are ignored and the rest renormalised."""
 
 def all_deals(game: Game) -> list[Deal]:
     """Every deal of ``game``'s deck (hole cards by position, then the board)."""
-    deck = [make_card(r, s) for r in range(game.num_ranks) for s in range(game.num_suits)]
+    deck = list(game.deck())
     holes = list(combinations(deck, game.num_hole_cards))
     board_size = sum(game.num_board_cards)
     deals = []

@@ -20,10 +20,12 @@ This module imports numba.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from acpcbot.handeval.combos import COMBO_CARDS
 from acpcbot.handeval.evaluator import rank7
+from acpcbot.handeval.holdings import SweepSpace, showdown_sweep
 from acpcbot.handeval.jitcache import cache_enabled
 
 CACHE = cache_enabled(__file__)
@@ -157,3 +159,51 @@ def board_river_values(board, values, ranks):  # type: ignore[no-untyped-def]
             card_equal[d] = 0
         below += size
         start = end
+
+
+@njit(cache=CACHE)
+def _turn_values(board, values, order, start, card_below, card_equal):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    used = _mask(board[:4])
+    b0, b1, b2, b3 = board[0], board[1], board[2], board[3]
+    live = np.empty(NUM_COMBOS, dtype=np.int64)
+    n_live = 0
+    for k in range(NUM_COMBOS):
+        hole = (1 << COMBO_CARDS[k, 0]) | (1 << COMBO_CARDS[k, 1])
+        if hole & used:
+            values[k] = -1
+        else:
+            values[k] = 0
+            live[n_live] = k
+            n_live += 1
+    on_board = np.empty(NUM_COMBOS, dtype=np.int64)
+    rank = np.empty(NUM_COMBOS, dtype=np.int64)
+    cards = np.empty((NUM_COMBOS, 2), dtype=np.int64)
+    wins = np.empty(NUM_COMBOS, dtype=np.int64)
+    ties = np.empty(NUM_COMBOS, dtype=np.int64)
+    for r in range(52):
+        if used >> r & 1:
+            continue
+        n = 0
+        for i in range(n_live):
+            k = live[i]
+            c, d = COMBO_CARDS[k, 0], COMBO_CARDS[k, 1]
+            if ((1 << c) | (1 << d)) >> r & 1:
+                continue
+            on_board[n] = k
+            rank[n] = rank7(b0, b1, b2, b3, r, c, d)
+            cards[n, 0] = c
+            cards[n, 1] = d
+            n += 1
+        showdown_sweep(rank, cards, n, wins, ties, order, start, card_below, card_equal)
+        for i in range(n):
+            v = 2 * wins[i] + ties[i]  # river_value
+            values[on_board[i]] += v * v
+
+
+def board_turn_values(board: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> None:
+    """:func:`turn_value` of every combo on the four-card ``board`` at once (``-1`` where
+    the combo meets the board): for each river, every combo's :func:`river_value` from one
+    sweep of the river's combos in order of value
+    (:func:`acpcbot.handeval.holdings.showdown_sweep`), squared and summed."""
+    space = SweepSpace()
+    _turn_values(board, values, space.order, space.start, space.card_below, space.card_equal)

@@ -91,6 +91,11 @@ class CanonicalFlops:
         board_id, permutation = self._id_of_key[board_key(flop)]
         return board_id, permute_cards(hole, permutation)
 
+    def canonical_permutation(self, flop: Sequence[Card]) -> tuple[int, int]:
+        """The canonical flop's index and the suit permutation (into
+        :data:`SUIT_PERMUTATIONS`) that :meth:`canonical` renames hole cards with."""
+        return self._id_of_key[board_key(flop)]
+
 
 def canonical_boards(size: int) -> tuple[IntArray, IntArray]:
     """All canonical boards of ``size`` cards and their weights (how many boards each

@@ -53,8 +53,6 @@ class Loki2(Agent):
     def __init__(self, seed: int = 0, config: Loki2Config | None = None) -> None:
         super().__init__(seed)
         self.config = self.CONFIG if config is None else config
-        self.last_triple: Triple | None = None
-        """The legal triple of the last decision (all on the action the EVs chose)."""
         self.last_trials = 0
         """Trials the last decision's simulation played (fewer than ``trials`` after an
         obvious move)."""
@@ -165,6 +163,5 @@ class Loki2(Agent):
         self.last_evs = out
         legal = np.array([betting.can_fold(), True, betting.can_raise()])
         choice = int(simulation.best_action(out[:3], legal))
-        triple = Triple.of(*(float(choice == action) for action in range(3)))
-        self.last_triple = triple.legal(betting)
-        return triple.sample(betting, self.rng)
+        # All on the action the EVs chose; kept as the decision's probabilities.
+        return self.sample(Triple.of(*(float(choice == action) for action in range(3))), betting)

@@ -137,7 +137,7 @@ class Plicas(Agent):
             reading = self.reader.preflop(situation, self.weights.weights, profile)
             steal_fold = profile.fold_to_bet(0, situation.opponent, 1)
             triple = preflop_triple(situation, reading, self.own_range(situation), steal_fold)
-            return decide([(triple, 1.0)], betting, self.rng)
+            return decide([(triple, 1.0)], betting, self)
         seed = self.rng.getrandbits(31)
         reading = self.reader.postflop(situation, self.weights.weights, profile, seed)
         weighted: list[tuple[Triple, float]] = []
@@ -163,7 +163,7 @@ class Plicas(Agent):
             if found is not None:
                 triple, similar = found
                 weighted.append((triple, self.config.case_weight * similar / (similar + threshold)))
-        return decide(weighted, betting, self.rng)
+        return decide(weighted, betting, self)
 
     def _river_search(
         self, situation: Situation, betting: BettingView, profile: OpponentProfile

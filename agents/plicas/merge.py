@@ -9,11 +9,11 @@ Triple(fold=0.0, call=0.3333333333333333, raise_=0.6666666666666666)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from acpcbot.actions import Action
 from acpcbot.player import BettingView
+from agents.base import Agent
 from agents.triple import Triple
 
 
@@ -31,8 +31,7 @@ def merge(weighted: Sequence[tuple[Triple, float]], betting: BettingView) -> Tri
     return Triple.of(fold, call, raise_).legal(betting)
 
 
-def decide(
-    weighted: Sequence[tuple[Triple, float]], betting: BettingView, rng: random.Random
-) -> Action:
-    """Sample the merged triple with the agent's seeded RNG."""
-    return merge(weighted, betting).sample(betting, rng)
+def decide(weighted: Sequence[tuple[Triple, float]], betting: BettingView, agent: Agent) -> Action:
+    """Sample the merged triple with the agent's seeded RNG (:meth:`Agent.sample`, which
+    keeps the probabilities drawn from)."""
+    return agent.sample(merge(weighted, betting), betting)

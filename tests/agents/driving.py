@@ -6,7 +6,6 @@ import random
 from collections.abc import Callable, Sequence
 
 from acpcbot.actions import Action
-from acpcbot.cards import make_card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.player import MatchInfo
@@ -18,7 +17,7 @@ Check = Callable[[MatchState, HandState, Action], None]
 
 
 def random_deal(game: Game, rng: random.Random) -> Deal:
-    deck = [make_card(r, s) for r in range(game.num_ranks) for s in range(game.num_suits)]
+    deck = list(game.deck())
     cards = rng.sample(deck, game.num_players * game.num_hole_cards + sum(game.num_board_cards))
     k = game.num_hole_cards
     holes = tuple(tuple(cards[p * k : (p + 1) * k]) for p in range(game.num_players))

@@ -190,6 +190,7 @@ def test_sigterm_stops_after_the_hand_and_keeps_the_results(tmp_path: Path) -> N
             "5 ports given; a duplicate match listens on 4 (half 1's seats, then half 2's)",
         ),
         (["--transport", "remote", "--ports", "7000,0,7000"], "a port is given twice"),
+        (["--transport", "remote", "--aivat"], "--aivat needs the agents' probabilities"),
     ],
 )
 def test_where_to_listen_is_checked_before_anything_is_written(

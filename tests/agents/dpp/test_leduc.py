@@ -9,7 +9,7 @@ import pytest
 
 from acpcbot.cards import Card
 from acpcbot.game import Game, load_game, parse_game
-from agents.dpp.chance import LEDUC_TEXT, leduc_chance
+from agents.dpp.chance import LEDUC_TEXT, LeducBuckets, leduc_chance
 from agents.dpp.enumeration import Policy, best_response_value
 from agents.dpp.infoset import InfoSetKey
 from agents.dpp.solver import AbstractGame, CfrPlus
@@ -44,9 +44,7 @@ def test_exploitability_below_10_mbb(leduc: Game, solver: CfrPlus) -> None:
 def test_best_response_agrees_with_real_game_enumeration(leduc: Game, solver: CfrPlus) -> None:
     layout = solver.game.layout
     cards = leduc.num_ranks * leduc.num_suits
-
-    def index(card: Card) -> int:
-        return (card // 4) * leduc.num_suits + card % 4
+    index = LeducBuckets(leduc).card_index
 
     def policy_of(strategy: np.ndarray) -> Policy:
         def policy(betting: str, position: int, hole: tuple[Card, ...], board: tuple[Card, ...]):  # type: ignore[no-untyped-def]

@@ -81,8 +81,8 @@ def test_agent_samples_the_strategy_with_its_seed(strategy: Strategy) -> None:
     agent = StrategyAgent(3, strategy, LeducBuckets(LEDUC))
     agent.begin_match(MatchInfo(game=LEDUC))
     hand = replay(LEDUC, [[]])
-    state = MatchState(1, 0, ((),), ((), (4,)), ((),))  # position 1 holds 3c
-    triple = strategy.triple("", LeducBuckets(LEDUC).bucket(0, (4,), ()))
+    state = MatchState(1, 0, ((),), ((), (42,)), ((),))  # position 1 holds Qh
+    triple = strategy.triple("", LeducBuckets(LEDUC).bucket(0, (42,), ()))
     draws = Counter(agent.act(state, hand).type for _ in range(4000))
     assert draws[ActionType.RAISE] / 4000 == pytest.approx(triple.raise_, abs=0.03)
     runs = []

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from acpcbot.actions import ActionType
 from acpcbot.game import Game, bundled_game
+from acpcbot.player import decision_key
 from acpcbot.protocol.matchstate import decode_match_state
 from agents.plicas.dpac import dpac_shift, shift_probabilities
 from agents.plicas.merge import decide, merge
+from agents.simple import ExamplePlayer
 from agents.triple import Triple
 
 STATES = (
@@ -38,13 +41,19 @@ def test_merged_triples_are_normalised_and_legal(
 
 
 def test_decide_samples_only_legal_actions(limit_game: Game) -> None:
-    rng = random.Random(7)
+    agent = ExamplePlayer(7)
     for text in STATES:
         _, betting = decode_match_state(text, limit_game)
         for _ in range(200):
-            action = decide([(Triple(0.4, 0.2, 0.4), 1.0)], betting, rng)
+            action = decide([(Triple(0.4, 0.2, 0.4), 1.0)], betting, agent)
             assert betting.is_legal(action)
             assert action.type in betting.legal_action_types()
+            # the probabilities drawn from are kept, and give the action drawn weight
+            said = agent.last_triple
+            assert said is not None and agent.last_triple_at == decision_key(betting)
+            merged = merge([(Triple(0.4, 0.2, 0.4), 1.0)], betting)
+            assert (said.fold, said.call) == pytest.approx((merged.fold, merged.call))
+            assert said.probability(action.type) > 0
 
 
 def test_merge_weights_follow_confidence(limit_game: Game) -> None:

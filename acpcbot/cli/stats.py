@@ -1,0 +1,53 @@
+"""Player statistics from ACPC logs (ours or the reference dealer's): per player, VPIP,
+PFR, 3-bet, the aggression factor and fold to a bet per round, went to showdown and won at
+showdown, each with the counts it is made of.
+
+VPIP: hands with chips put in voluntarily before the flop (a call of a bet, not the big
+blind's check, or a raise); PFR: hands with a raise before the flop; 3-bet: re-raises when
+facing exactly one raise before the flop (the blinds are the first bet) with a raise legal;
+aggression factor: bets and raises over calls of a bet; went to showdown: showdowns over
+hands that saw the flop; won at showdown: showdowns won (a split counts half); fold to a
+bet: folds when facing a bet or raise (before the flop, a raise). Players are counted by
+name over every log given, so the two logs of a duplicate match add up. Every hand is
+replayed under the rules of the game its log's header names (--game to say another).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "player statistics from logs: VPIP, PFR, 3-bet, aggression, showdowns, fold to a bet"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("logs", metavar="LOG", type=Path, nargs="+", help="match logs (.log)")
+    parser.add_argument(
+        "--game",
+        help="game file or bundled game name (default: the game each log's header names)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from acpcbot.errors import AcpcError
+    from acpcbot.game import load_game
+    from dealer.logresults import game_of_log
+    from dealer.playedlog import read_log
+    from dealer.playerstats import PlayerStats, stats_json, stats_lines
+
+    logs = [read_log(path) for path in args.logs]
+    games = [load_game(args.game) if args.game else game_of_log(log) for log in logs]
+    for log, game in zip(logs[1:], games[1:], strict=True):
+        if game != games[0]:
+            raise AcpcError(f"{log.where} is a log of another game than {logs[0].where}")
+    stats = PlayerStats(games[0])
+    for log in logs:
+        stats.add_log(log.path)
+    if args.json:
+        print(json.dumps(stats_json(stats), indent=2))
+    else:
+        print("\n".join(stats_lines(stats)))
+    return 0

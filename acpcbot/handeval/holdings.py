@@ -1,0 +1,318 @@
+"""Showdowns against every holding at once: all 1326 two-card holdings on one board (numba).
+
+Both functions enumerate every runout of a flop, turn or river board exactly and count, for
+each holding (indexed like :data:`acpcbot.handeval.combos.COMBO_CARDS`), the showdowns won
+and tied and how many were played; holdings that meet a known card get zeros.
+
+* :func:`hand_against_holdings` — one known hand against each holding: a win probability
+  against any weighted range is then a dot product (local best response uses it).
+* :func:`holdings_against_random` — each holding against a uniformly random opponent
+  holding, over every runout: the hand strength of every holding at once (the equity
+  against a random hand, as :func:`acpcbot.handeval.equity.hand_vs_range` with ``None``
+  computes it for one). Per full board the live holdings are ordered by value (a counting
+  sort over the 7462 values) and swept once, with per-card counts for card removal. A
+  flop's counts (tens of milliseconds) are kept for its class under renaming suits (1755
+  classes, 19 MB when all are kept): a long match meets every flop class many times.
+
+>>> from acpcbot.cards import parse_cards as c
+>>> from acpcbot.handeval.combos import combo_index
+>>> wins, ties, played = hand_against_holdings(c("AhAd"), c("2c7d9s"))
+>>> kk = combo_index(*c("KhKs"))
+>>> int(played[kk]), round(float((wins[kk] + ties[kk] / 2) / played[kk]), 4)
+(990, 0.9162)
+>>> wins, ties, played = holdings_against_random(c("2c7d9s4h5h"))
+>>> int(played[combo_index(*c("AsAc"))]), int(played[combo_index(*c("2c3c"))])
+(990, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from acpcbot.cards import Card
+from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS, PERMUTED_COMBOS, canonical_board
+from acpcbot.handeval.enumeration import deck_without
+from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, cards_state, value_of_key
+from acpcbot.handeval.jitcache import cache_enabled
+
+CACHE = cache_enabled(__file__)
+"""Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
+
+__all__ = ["SweepSpace", "hand_against_holdings", "holdings_against_random", "showdown_sweep"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+Counts = tuple[FloatArray, FloatArray, FloatArray]
+"""Wins, ties and showdowns played, per holding."""
+
+_VALUES = 7463
+"""Hand values are 1..7462."""
+_VALUES = 7462
+"""Hand values are 1..7462."""
+_OPPONENTS = 45 * 44 // 2
+"""Opponent holdings that can face a holding on a full board: C(45, 2)."""
+
+
+@njit(cache=CACHE)
+def _live(used: int, combo_cards: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The holdings that meet no card of the mask ``used``: index, key, bits and mask."""
+    n = len(combo_cards)
+    index = np.empty(n, np.int64)
+    key = np.empty(n, np.int64)
+    bits = np.empty(n, np.int64)
+    mask = np.empty(n, np.int64)
+    live = 0
+    for k in range(n):
+        c, d = combo_cards[k, 0], combo_cards[k, 1]
+        m = (1 << c) | (1 << d)
+        if m & used:
+            continue
+        index[live] = k
+        key[live] = CARD_KEY[c] + CARD_KEY[d]
+        bits[live] = CARD_BIT[c] | CARD_BIT[d]
+        mask[live] = m
+        live += 1
+    return index[:live], key[:live], bits[:live], mask[:live]
+
+
+@njit(cache=CACHE)
+def _runouts(deck: IntArray, missing: int) -> IntArray:
+    """Every set of ``missing`` (0, 1 or 2) cards of ``deck``, one per row."""
+    n = len(deck)
+    if missing == 0:
+        return np.zeros((1, 0), np.int64)
+    if missing == 1:
+        return deck.reshape(n, 1).copy()
+    out = np.empty((n * (n - 1) // 2, 2), np.int64)
+    r = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[r, 0] = deck[i]
+            out[r, 1] = deck[j]
+            r += 1
+    return out
+
+
+@njit(cache=CACHE)
+def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arguments)
+    h0: int,
+    h1: int,
+    board: IntArray,
+    combo_cards: IntArray,
+    wins: FloatArray,
+    ties: FloatArray,
+    played: FloatArray,
+) -> None:
+    used, board_key, board_bits = cards_state(board)
+    mine = (1 << h0) | (1 << h1)
+    index, key, bits, mask = _live(used | mine, combo_cards)
+    my_key = CARD_KEY[h0] + CARD_KEY[h1]
+    my_bits = CARD_BIT[h0] | CARD_BIT[h1]
+    runouts = _runouts(deck_without(used | mine), 5 - len(board))
+    won = np.zeros(len(index), np.int64)
+    tied = np.zeros(len(index), np.int64)
+    seen = np.zeros(len(index), np.int64)
+    for r in range(len(runouts)):
+        k = board_key
+        b = board_bits
+        m = 0
+        for card in runouts[r]:
+            k += CARD_KEY[card]
+            b |= CARD_BIT[card]
+            m |= 1 << card
+        value = value_of_key(k + my_key, b | my_bits)
+        for n in range(len(index)):
+            if mask[n] & m:
+                continue
+            other = value_of_key(k + key[n], b | bits[n])
+            won[n] += value > other
+            tied[n] += value == other
+            seen[n] += 1
+    for n in range(len(index)):
+        wins[index[n]] = won[n]
+        ties[index[n]] = tied[n]
+        played[index[n]] = seen[n]
+
+
+class SweepSpace:
+    """Work arrays for :func:`showdown_sweep` of up to ``size`` holdings (kept between
+    calls: a sweep allocates nothing)."""
+
+    def __init__(self, size: int = NUM_COMBOS) -> None:
+        self.order = np.empty(size, np.int64)
+        self.start = np.zeros(_VALUES + 2, np.int64)  # a count per value 0..7462, shifted
+        self.card_below = np.zeros(52, np.int64)
+        self.card_equal = np.zeros(52, np.int64)
+
+
+@njit(cache=CACHE)
+def showdown_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
+    value: IntArray,
+    cards: IntArray,
+    count: int,
+    wins: IntArray,
+    ties: IntArray,
+    order: IntArray,
+    start: IntArray,
+    card_below: IntArray,
+    card_equal: IntArray,
+) -> None:
+    """For ``count`` holdings on one full board, holding ``i`` with hand value
+    ``value[i]`` and cards ``cards[i]``: ``wins[i]`` and ``ties[i]`` against the others that
+    share no card with it. The holdings are ordered by value (a counting sort over the 7462
+    values) and swept once, lowest first, counting per card the holdings below and equal so
+    far (the holdings that share a card with one are those that hold either of its cards:
+    inclusion-exclusion, no pair of holdings shares both)."""
+    start[:] = 0
+    for i in range(count):
+        start[value[i] + 1] += 1
+    for v in range(1, len(start)):
+        start[v] += start[v - 1]
+    for i in range(count):
+        v = value[i]
+        order[start[v]] = i
+        start[v] += 1
+    below = 0
+    card_below[:] = 0
+    first = 0
+    while first < count:
+        last = first
+        v = value[order[first]]
+        while last < count and value[order[last]] == v:
+            i = order[last]
+            card_equal[cards[i, 0]] += 1
+            card_equal[cards[i, 1]] += 1
+            last += 1
+        size = last - first
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            wins[i] = below - card_below[c] - card_below[d]
+            ties[i] = size - card_equal[c] - card_equal[d] + 1
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            card_below[c] += 1
+            card_below[d] += 1
+            card_equal[c] = 0
+            card_equal[d] = 0
+        below += size
+        first = last
+
+
+@njit(cache=CACHE)
+def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional arguments)
+    board: IntArray,
+    combo_cards: IntArray,
+    wins: FloatArray,
+    ties: FloatArray,
+    played: FloatArray,
+    order: IntArray,
+    start: IntArray,
+    card_below: IntArray,
+    card_equal: IntArray,
+) -> None:
+    used, board_key, board_bits = cards_state(board)
+    index, key, bits, mask = _live(used, combo_cards)
+    runouts = _runouts(deck_without(used), 5 - len(board))
+    live = len(index)
+    won = np.zeros(live, np.int64)
+    tied = np.zeros(live, np.int64)
+    seen = np.zeros(live, np.int64)
+    on_board = np.empty(live, np.int64)  # the live holdings of one full board ...
+    value = np.empty(live, np.int64)  # ... their values and cards ...
+    cards = np.empty((live, 2), np.int64)
+    board_wins = np.empty(live, np.int64)  # ... and their showdowns there
+    board_ties = np.empty(live, np.int64)
+    for r in range(len(runouts)):
+        k = board_key
+        b = board_bits
+        m = 0
+        for card in runouts[r]:
+            k += CARD_KEY[card]
+            b |= CARD_BIT[card]
+            m |= 1 << card
+        count = 0
+        for n in range(live):
+            if mask[n] & m:
+                continue
+            on_board[count] = n
+            value[count] = value_of_key(k + key[n], b | bits[n])
+            cards[count, 0] = combo_cards[index[n], 0]
+            cards[count, 1] = combo_cards[index[n], 1]
+            count += 1
+        showdown_sweep(
+            value, cards, count, board_wins, board_ties, order, start, card_below, card_equal
+        )
+        for i in range(count):
+            n = on_board[i]
+            won[n] += board_wins[i]
+            tied[n] += board_ties[i]
+            seen[n] += 1
+    for n in range(live):
+        wins[index[n]] = won[n]
+        ties[index[n]] = tied[n]
+        played[index[n]] = seen[n] * _OPPONENTS
+
+
+def _check(cards: Sequence[Card], sizes: Sequence[int], what: str) -> IntArray:
+    array = np.array(list(cards), dtype=np.int64)
+    if len(array) not in sizes:
+        raise ValueError(f"{what} needs {' or '.join(map(str, sizes))} cards, not {len(array)}")
+    if len(array) and (array.min() < 0 or array.max() >= 52):
+        raise ValueError(f"{what} holds a code that is no card")
+    return array
+
+
+def hand_against_holdings(hole: Sequence[Card], board: Sequence[Card]) -> Counts:
+    """Wins, ties and runouts of ``hole`` against each holding, over every runout of
+    ``board`` (3, 4 or 5 cards)."""
+    mine = _check(hole, [2], "the hand")
+    cards = _check(board, [3, 4, 5], "the board")
+    if len(set(cards.tolist()) | set(mine.tolist())) != len(cards) + 2:
+        raise ValueError("the hand and the board share a card")
+    wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
+    _hand_against_holdings(int(mine[0]), int(mine[1]), cards, COMBO_CARDS, wins, ties, played)
+    return wins, ties, played
+
+
+def holdings_against_random(board: Sequence[Card]) -> Counts:
+    """Wins, ties and showdowns of each holding against a uniformly random opponent
+    holding, over every runout of ``board`` (3, 4 or 5 cards) and every opponent holding
+    that shares no card with it."""
+    cards = _check(board, [3, 4, 5], "the board")
+    if len(set(cards.tolist())) != len(cards):
+        raise ValueError("the board repeats a card")
+    if len(cards) == 3:
+        canonical, permutation = canonical_board(cards.tolist())
+        counts = _FLOPS.get(canonical)
+        if counts is None:
+            counts = _against_random(np.array(canonical, dtype=np.int64))
+            _FLOPS[canonical] = tuple(c.astype(np.int32) for c in counts)  # type: ignore[assignment]
+        mapped = PERMUTED_COMBOS[permutation]
+        return tuple(np.asarray(c[mapped], dtype=np.float64) for c in counts)  # type: ignore[return-value]
+    return _against_random(cards)
+
+
+def _against_random(cards: IntArray) -> Counts:
+    wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
+    space = SweepSpace()
+    _holdings_against_random(
+        cards,
+        COMBO_CARDS,
+        wins,
+        ties,
+        played,
+        space.order,
+        space.start,
+        space.card_below,
+        space.card_equal,
+    )
+    return wins, ties, played
+
+
+_FLOPS: dict[tuple[int, ...], Counts] = {}

@@ -1,0 +1,306 @@
+"""Local best response (LBR; Lisý & Bowling 2017) in limit poker: a lower bound on how much
+an agent with a fixed strategy can lose.
+
+LBR plays against an opponent whose strategy it can query for every holding at once
+(:meth:`agents.base.Agent.strategy_table`; ``opponent=NAME`` names it, and LBR keeps a copy of
+it, its *model*). It never learns and never searches; at each of its decisions it
+
+1. **tracks the opponent's range**: a weight per holding, uniform over the holdings that do
+   not meet LBR's cards at the start of the hand; at every opponent action, each holding's
+   weight is multiplied by the probability the model gives that action with that holding
+   (Bayes' rule), and holdings that meet a new board card are dropped;
+2. **values its actions greedily**, as if nobody bet again after them (the check-down values
+   of PokerRL's limit LBR): with ``wp`` its chance of winning a showdown against the range
+   (ties half; exact over every runout on the flop, turn and river), ``m`` the chips each
+   player has in after a call and ``b`` the round's bet,
+
+   * fold: ``−(LBR's chips in)``;
+   * call: ``(2 wp − 1) m``;
+   * raise: the model says with what probability ``fp`` the range folds to the raise; it
+     wins the opponent's chips then, and otherwise ``(2 wp' − 1)(m + b)`` with ``wp'``
+     against the range that does not fold: ``fp · m + (1 − fp)(2 wp' − 1)(m + b)``;
+
+3. **takes the best** (call, then raise, then fold on ties); before ``from`` (a round:
+   preflop, flop, turn or river) it only checks or calls.
+
+Whatever it plays, what LBR wins against the opponent is a lower bound on the opponent's
+exploitability (a best response wins at least as much). Before the flop in hold'em ``wp``
+comes from the starting-hand classes' equity matrix (:func:`agents.common.tables.
+class_equity_matrix`: exact per class pair, card removal between the classes averaged);
+every other equity is exact. LBR is deterministic: the same cards and the same opponent give
+the same play, and it reports each decision (probability 1) like any agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.cards import Card
+from acpcbot.errors import UnsupportedGameError
+from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
+from acpcbot.rules import HandState
+from agents.base import Agent
+from agents.errors import AgentOptionError, NoFixedStrategyError
+from agents.known import dead_holdings, holdings
+from agents.triple import CALL_ONLY, Triple
+
+__all__ = ["ROUND_NAMES", "LocalBestResponse", "round_of"]
+
+FloatArray = npt.NDArray[np.float64]
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
+"""What ``from`` takes: the rounds by name (``preflop`` is round 0)."""
+_SMALL_GAME_KEPT = 4096
+"""Equity tables kept by the exact enumeration of a small game."""
+_COLUMN = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
+_ONE_HOT = {
+    ActionType.FOLD: Triple(1.0, 0.0, 0.0),
+    ActionType.CALL: CALL_ONLY,
+    ActionType.RAISE: Triple(0.0, 0.0, 1.0),
+}
+
+
+def round_of(name: str) -> int:
+    """The round ``from`` names.
+
+    >>> round_of("flop")
+    1
+    """
+    if name not in ROUND_NAMES:
+        raise AgentOptionError(
+            f"lbr option from={name!r}: one of {', '.join(ROUND_NAMES)} (where LBR starts to "
+            "act greedily; before it, it only checks or calls)"
+        )
+    return ROUND_NAMES.index(name)
+
+
+class LocalBestResponse(Agent):
+    """Local best response against a fixed strategy (see the module's docstring)."""
+
+    name = "lbr"
+    OPTIONS = "opponent = the agent to exploit (a name); from = preflop|flop|turn|river"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        opponent: str | None = None,
+        first_round: int = 0,
+        *,
+        model: Agent | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.opponent = opponent
+        self.first_round = first_round
+        self.model = model
+        """The opponent's copy LBR queries (made from ``opponent`` at ``begin_match``)."""
+        self.range_resets = 0
+        """Hands in which the opponent took an action its model gives no holding in the
+        range (its range is then reset to every live holding)."""
+        self._hand = -1
+        self._range: FloatArray = np.zeros(0)
+        self._replay: HandState | None = None
+        self._applied = 0
+        self._board: tuple[Card, ...] = ()
+        self._own: tuple[Card, ...] = ()
+        self._equity: tuple[int, tuple[Card, ...], FloatArray] | None = None
+        self._small_game: dict[tuple[tuple[Card, ...], tuple[Card, ...]], FloatArray] = {}
+
+    @classmethod
+    def from_options(cls, seed: int, options: Mapping[str, str]) -> LocalBestResponse:
+        """``opponent=NAME`` (required) and ``from=ROUND`` (default preflop)."""
+        unknown = sorted(set(options) - {"opponent", "from"})
+        if unknown:
+            raise AgentOptionError(f"unknown lbr option {unknown[0]!r}; it takes: {cls.OPTIONS}")
+        opponent = options.get("opponent")
+        if opponent is None:
+            raise AgentOptionError(f"lbr needs opponent=NAME ({cls.OPTIONS})")
+        return cls(seed, opponent, round_of(options.get("from", "preflop")))
+
+    # -- the match ----------------------------------------------------------------------
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        game = info.game
+        if not game.is_limit or game.num_players != 2:
+            raise UnsupportedGameError(f"{self.name} plays heads-up limit games only")
+        if self.opponent is not None:
+            from agents.registry import create_agent
+
+            if self.opponent.partition(":")[0] == self.name:
+                raise AgentOptionError("lbr cannot be its own opponent")
+            self.model = create_agent(self.opponent, 0)
+        if self.model is None:
+            raise AgentOptionError(f"lbr needs opponent=NAME ({self.OPTIONS})")
+        if not self.model.fixed_strategy:
+            raise NoFixedStrategyError(
+                f"{self.model.name} has no fixed strategy LBR can query for every holding "
+                "(it adapts, or does not say what it plays); LBR needs one"
+            )
+        self.model.begin_match(MatchInfo(game, name=f"{self.name}'s model"))
+        self._holdings = holdings(game)
+        self._hand = -1
+        self.range_resets = 0
+        self._equity = None
+        self._holdem = (game.num_ranks, game.num_suits, game.num_hole_cards) == (13, 4, 2)
+        opponent = self.opponent
+        if opponent is not None:
+            # Compile every kernel LBR's decisions and its model's tables reach, now.
+            from agents.common.rehearsal import rehearse_once
+
+            rehearse_once(
+                f"local best response's kernels (against {opponent})",
+                lambda: [LocalBestResponse(0, opponent)],
+                game,
+            )
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        hand = self._follow(state, betting)
+        if betting.round < self.first_round:
+            self.said(CALL_ONLY, betting)
+            return CALL
+        choice = self._best(state, hand)
+        self.said(_ONE_HOT[choice.type], betting)
+        return choice
+
+    # -- the range ----------------------------------------------------------------------
+
+    def _follow(self, state: MatchState, betting: BettingView) -> HandState:
+        """Bring the opponent's range up to ``betting``; the hand replayed so far."""
+        game = self.game
+        if state.hand_number != self._hand or self._replay is None:
+            self._hand = state.hand_number
+            self._range = np.where(dead_holdings(game, state.own_cards), 0.0, 1.0)
+            self._replay = HandState(game, state.hand_number)
+            self._applied = 0
+            self._board = ()
+            self._own = tuple(state.own_cards)
+        replay = self._replay
+        board = state.board_cards
+        actions = [a for round_actions in betting.actions for a in round_actions]
+        for action in actions[self._applied :]:
+            self._see_board(board[: game.board_total(replay.round)])
+            if replay.current_player != state.position:
+                visible = board[: game.board_total(replay.round)]
+                table = self.model_table(replay, visible)
+                self._reweight(table[:, _COLUMN[action.type]])
+            replay.apply(action)
+        self._applied = len(actions)
+        self._see_board(board[: game.board_total(replay.round)])
+        return replay
+
+    def model_table(self, betting: BettingView, board: Sequence[Card]) -> FloatArray:
+        """The model's strategy table at ``betting`` (its action) with ``board`` visible."""
+        assert self.model is not None
+        return self.model.strategy_table(betting, board)
+
+    def _see_board(self, board: Sequence[Card]) -> None:
+        if len(board) > len(self._board):
+            new = tuple(board[len(self._board) :])
+            self._reweight(np.where(dead_holdings(self.game, new), 0.0, 1.0))
+            self._board = tuple(board)
+
+    def _reweight(self, likelihood: FloatArray) -> None:
+        weights = self._range * likelihood
+        total = weights.sum()
+        if total <= 0:
+            # The model gives this action no chance with any holding left: the model is not
+            # the opponent, or the range was wrong. Start again from every live holding.
+            self.range_resets += 1
+            weights = np.where(dead_holdings(self.game, self._live_cards()), 0.0, 1.0)
+            total = weights.sum()
+        self._range = weights / total
+
+    def _live_cards(self) -> tuple[Card, ...]:
+        return (*self._own, *self._board)
+
+    # -- deciding -----------------------------------------------------------------------
+
+    def _best(self, state: MatchState, hand: HandState) -> Action:
+        equity = self._equities(state)
+        weights = self._range
+        total = weights.sum()
+        wp = float(weights @ equity / total) if total > 0 else 0.5
+        me, other = hand.current_player, 1 - hand.current_player
+        level = hand.max_spent
+        values: list[tuple[float, Action]] = [((2 * wp - 1) * level, CALL)]
+        if hand.can_raise():
+            after = hand.copy()
+            after.apply(RAISE)
+            board = state.board_cards
+            table = self.model_table(after, board)
+            fold = table[:, 0]
+            fp = float(weights @ fold / total) if total > 0 else 0.0
+            staying = weights * (1.0 - fold)
+            left = staying.sum()
+            wp_after = float(staying @ equity / left) if left > 0 else wp
+            raised = after.spent[me]
+            values.append((fp * hand.spent[other] + (1 - fp) * (2 * wp_after - 1) * raised, RAISE))
+        if hand.can_fold():
+            values.append((-float(hand.spent[me]), FOLD))
+        best = max(value for value, _ in values)
+        return next(action for value, action in values if value == best)
+
+    def _equities(self, state: MatchState) -> FloatArray:
+        """LBR's showdown equity against each holding (0 for dead ones), on the board it
+        sees (kept for the round)."""
+        board = state.board_cards
+        key = (state.hand_number, board)
+        if self._equity is not None and self._equity[:2] == key:
+            return self._equity[2]
+        if self._holdem and len(board) in (0, 3, 4, 5) and self.game.num_rounds == 4:
+            equity = _holdem_equities(state.own_cards, board)
+        else:
+            equity = self._enumerated(state.own_cards, board)
+        self._equity = (state.hand_number, board, equity)
+        return equity
+
+    def _enumerated(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+        """Exact equities by enumerating every runout (games with few cards, e.g. Leduc;
+        the last few thousand kept, as such games repeat their cards often)."""
+        key = (tuple(own), tuple(board))
+        known = self._small_game.get(key)
+        if known is not None:
+            return known
+        if len(self._small_game) >= _SMALL_GAME_KEPT:
+            self._small_game.clear()
+        equity = self._small_game[key] = self._enumerate(own, board)
+        return equity
+
+    def _enumerate(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+        from acpcbot.handeval.equity import enumerated_equity
+
+        game = self.game
+        board_size = game.board_total(game.num_rounds - 1)
+        out = np.zeros(len(self._holdings))
+        for index, cards in enumerate(self._holdings.tolist()):
+            if not set(cards) & {*own, *board}:
+                out[index] = enumerated_equity(game.deck(), board_size, own, cards, board)
+        return out
+
+    def __repr__(self) -> str:
+        return f"LocalBestResponse(seed={self.seed}, opponent={self.opponent!r})"
+
+
+def _holdem_equities(own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+    """Hold'em: exact against each holding after the flop; the class matrix before it."""
+    if len(board) == 0:
+        from acpcbot.handeval.combos import COMBO_CLASS, class_of
+        from agents.common.tables import class_equity_matrix
+
+        row = class_equity_matrix()[class_of(own[0], own[1])]
+        equity = np.asarray(row[COMBO_CLASS], dtype=np.float64)
+        return np.where(np.isin(_holdem_cards(), np.array(own)).any(axis=1), 0.0, equity)
+    from acpcbot.handeval.holdings import hand_against_holdings
+
+    wins, ties, played = hand_against_holdings(own, board)
+    return np.where(played > 0, (wins + ties / 2) / np.where(played > 0, played, 1.0), 0.0)
+
+
+def _holdem_cards() -> npt.NDArray[np.int64]:
+    from acpcbot.handeval.combos import COMBO_CARDS
+
+    return COMBO_CARDS

@@ -1,0 +1,36 @@
+"""The ``STATE`` lines of a log, streamed as text, for readers that need the whole hand
+(betting and cards), not only its result (:mod:`dealer.playedlog` reads those).
+
+Read the log with :func:`dealer.playedlog.read_log` first, which checks every line and the
+file itself; this only streams it again, line by line (bounded), leaving out a last line cut
+while it was written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from acpcbot.errors import AcpcError
+from acpcbot.smallfile import READ_FLAGS
+from dealer.playedlog import MAX_LINE_BYTES
+
+__all__ = ["state_lines"]
+
+
+def state_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Each ``STATE`` line of the log at ``path`` with its line number."""
+    try:
+        fd = os.open(path, READ_FLAGS)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise AcpcError(f"cannot read {path}: {why}") from None
+    with os.fdopen(fd, "rb") as file:
+        number = 0
+        while raw := file.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if not raw.endswith(b"\n"):
+                return
+            if raw.startswith(b"STATE:"):
+                yield number, raw.decode("latin-1").rstrip("\r\n")

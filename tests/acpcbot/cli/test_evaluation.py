@@ -1,0 +1,93 @@
+"""The evaluation commands end to end: match --aivat, results --aivat, lbr and stats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acpcbot.cli import main
+
+EXAMPLE = Path("logs") / "example_player"
+
+
+def test_match_and_results_give_the_same_aivat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m"
+    command = ["match", "example", "tight-passive", "--hands", "150", "--seed", "3", "--aivat"]
+    assert main([*command, "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    aivat = summary["aivat"]
+    assert aivat["samples"] == "pairs" and aivat["count"] == 150
+    assert aivat["actions_known"] == aivat["actions"] > 0
+    logs = [str(out / half["log"]) for half in summary["halves"]]
+    assert main(["results", *logs, "--aivat", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)["aivat"]
+    assert (again["mbb_per_game"], again["ci95"]) == (aivat["mbb_per_game"], aivat["ci95"])
+    assert main(["results", *logs, "--aivat"]) == 0
+    text = capsys.readouterr().out
+    assert "AIVAT: " in text and "at 1" in text and "of " in text
+    assert main(["results", *logs, "--aivat", "--side-by-side"]) == 1
+    assert "--aivat needs one log" in capsys.readouterr().err
+
+
+def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "lbr"
+    args = ["lbr", "always-call", "--hands", "40", "--seed", "2", "--from", "flop"]
+    assert main([*args, "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["agents"] == ["lbr+opponent=always-call+from=flop", "always-call"]
+    assert summary["lbr"]["from"] == "flop" and summary["lbr"]["range_resets"] == 0
+    assert {"mbb_per_game", "ci95", "pair_sd_mbb", "halves"} <= set(summary)
+    assert len(list(out.glob("*.log"))) == 2
+    assert main([*args, "--out", str(tmp_path / "again")]) == 0
+    assert capsys.readouterr().out.startswith("LBR against always-call: ")
+    for log in out.glob("*.log"):  # the same seed, the same play
+        assert (tmp_path / "again" / log.name).read_bytes() == log.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        ("plicas", "plicas has no fixed strategy LBR can query"),
+        ("dpp:x=1", "without options"),
+        ("nobody", "unknown agent 'nobody'"),
+        ("lbr", "against itself"),
+    ],
+)
+def test_lbr_refuses_what_it_cannot_exploit(
+    agent: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["lbr", agent, "--hands", "10"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_stats_of_the_reference_logs(vectors: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logs = sorted(str(p) for p in (vectors / EXAMPLE).glob("limit2p.seed42.*.log"))
+    assert main(["stats", *logs, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 2000 and set(data["players"]) == {"Alice", "Bob"}
+    alice = data["players"]["Alice"]
+    assert alice["hands"] == 2000
+    assert alice["counts"]["showdowns"] == data["players"]["Bob"]["counts"]["showdowns"]
+    assert main(["stats", *logs]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("2,000 hands from 2 logs") and "fold to a bet river" in text
+    nolimit = str(vectors / EXAMPLE / "nolimit2p.seed42.n1000.Alice-Bob.log")
+    assert main(["stats", logs[0], nolimit]) == 1
+    assert "another game" in capsys.readouterr().err
+    assert main(["stats", str(vectors / "nothing.log")]) == 1
+
+
+def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t"
+    args = ["tournament", "always-call", "--vs", "example", "--hands", "60", "--seeds", "2"]
+    assert main([*args, "--aivat", "--out", str(out), "--jobs", "1", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    (pooled,) = results["aivat"]
+    assert pooled["agents"] == ["example", "always-call"] and pooled["matches"] == 2
+    assert pooled["pairs"] == 120 and pooled["ci95"] is not None
+    assert len(list(out.glob("*/*.probs"))) == 4

@@ -1,0 +1,48 @@
+"""Showdowns against every holding at once agree with the one-hand equity functions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from acpcbot.handeval.combos import COMBO_CARDS, canonical_board
+from acpcbot.handeval.equity import hand_vs_hand, hand_vs_range
+from acpcbot.handeval.holdings import (
+    _against_random,
+    hand_against_holdings,
+    holdings_against_random,
+)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_against_every_holding_is_exact(size: int) -> None:
+    rng = random.Random(size)
+    cards = rng.sample(range(52), 2 + size)
+    hole, board = cards[:2], cards[2:]
+    wins, ties, played = hand_against_holdings(hole, board)
+    strength_wins, strength_ties, strength_played = holdings_against_random(board)
+    for k in rng.sample(range(1326), 25):
+        other = [int(c) for c in COMBO_CARDS[k]]
+        if set(other) & set(board):
+            assert played[k] == strength_played[k] == 0
+            continue
+        alone = hand_vs_range(other, None, board, max_exact=10**8).equity[0]
+        mine = (strength_wins[k] + strength_ties[k] / 2) / strength_played[k]
+        assert mine == pytest.approx(alone, abs=1e-12)
+        if set(other) & set(hole):
+            assert played[k] == 0
+            continue
+        equity = hand_vs_hand(hole, other, board).equity[0]
+        assert (wins[k] + ties[k] / 2) / played[k] == pytest.approx(equity, abs=1e-12)
+
+
+def test_a_flop_class_is_kept_and_renamed() -> None:
+    """A flop's counts come from its class's, kept once (2c5d8h and 2d5c8s are one class),
+    renamed: the same as counting on the flop itself."""
+    holdings_against_random([0, 13, 26])
+    assert canonical_board([1, 12, 27])[0] == canonical_board([0, 13, 26])[0]
+    kept = holdings_against_random([1, 12, 27])
+    counted = _against_random(np.array([1, 12, 27], dtype=np.int64))
+    assert all(np.array_equal(a, b) for a, b in zip(kept, counted, strict=True))

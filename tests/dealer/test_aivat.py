@@ -1,0 +1,164 @@
+"""AIVAT: unbiased (Leduc's exact value by walking the tree), each correction as defined,
+the logs the same with the decisions recorded, and in agreement with the plain estimate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acpcbot.cli.matchrun import MatchRequest, run_match
+from acpcbot.game import Game
+from acpcbot.player import MatchInfo
+from agents.base import Agent
+from agents.registry import create_agent
+from agents.simple import ExamplePlayer
+from dealer.aivat import CheckDownValue, aivat_half, aivat_pair, correct_hand
+from dealer.decisionlog import read_decisions
+from dealer.duplicate import DuplicatePlan, Transport, play_half
+from dealer.playedlog import read_log
+from dealer.stats import estimate, pair_sorted
+from tests.leduc import (
+    LEDUC,
+    expected_value,
+    leduc_strategy,
+    play_leduc,
+    strategy_agent,
+    strategy_policy,
+)
+from tests.leduc import triple_policy as constant_policy
+
+ITERATIONS = 20
+"""CFR+ iterations of the Leduc strategy that plays the example player."""
+
+
+AGENTS = ("example", "dpp-coarse")
+
+
+def make(which: int, seed: int) -> Agent:
+    return create_agent(AGENTS[which], seed)
+
+
+def leduc_agents(which: int, seed: int) -> Agent:
+    return strategy_agent(ITERATIONS, seed) if which == 0 else ExamplePlayer(seed)
+
+
+def test_aivat_is_unbiased_in_leduc(tmp_path: Path) -> None:
+    strategy = strategy_policy(leduc_strategy(ITERATIONS))
+    example = constant_policy(ExamplePlayer.TRIPLE)
+    # Agent A plays each position in half of the hands of each half.
+    exact = expected_value(LEDUC, (strategy, example)) - expected_value(LEDUC, (example, strategy))
+    exact /= 2
+    run = play_leduc(tmp_path, leduc_agents, 4000, seed=8, record_decisions=True)
+    logs = [read_log(tmp_path / half.log) for half in run.halves]
+    pair = aivat_pair(logs[0], logs[1], LEDUC)
+    assert run.pair is not None
+    plain, corrected = run.pair.estimate, pair.estimate
+    chips = LEDUC.big_blind / 1000  # mbb to chips
+    assert abs(plain.mbb_per_game * chips - exact) <= plain.ci95_mbb * chips
+    assert abs(corrected.mbb_per_game * chips - exact) <= corrected.ci95_mbb * chips
+    assert corrected.ci95_mbb < 0.8 * plain.ci95_mbb
+    assert all(h.known == h.actions > 0 for h in pair.halves)  # every action corrected
+    # Looking one action ahead where a strategy is known anywhere: unbiased too.
+    known = {}
+    for name, agent in zip(
+        run.plan.names, (strategy_agent(ITERATIONS), ExamplePlayer()), strict=True
+    ):
+        agent.begin_match(MatchInfo(LEDUC))
+        known[name] = agent.strategy_at
+    ahead = aivat_pair(logs[0], logs[1], LEDUC, oracles=known).estimate
+    assert ahead.mbb_per_game != corrected.mbb_per_game
+    assert abs(ahead.mbb_per_game * chips - exact) <= ahead.ci95_mbb * chips
+    # Without the decisions files, the chance corrections alone: unbiased too, wider.
+    chance = aivat_pair(logs[0], logs[1], LEDUC, decisions=False).estimate
+    assert abs(chance.mbb_per_game * chips - exact) <= chance.ci95_mbb * chips
+    assert corrected.ci95_mbb < chance.ci95_mbb
+
+
+def test_one_hand_by_hand(tmp_path: Path) -> None:
+    """Qh against Ks, the ace on the board, checked down: the deal and the board cost A
+    2 × (1/4 − 1/2) and 2 × (0 − 1/4); A's first check, drawn from (0, ½, ½), gains
+    v(check) − ½ v(check) − ½ v(raise) = −0.5 − (−0.25 − 1) = 0.75."""
+    from acpcbot.protocol.logfile import parse_state_line
+
+    record = parse_state_line("STATE:0:cc/cc:Qh|Ks/Ah:-1|1:A|B", LEDUC)
+    value = CheckDownValue(LEDUC)
+    assert value.equities(record, 0) == [0.25, 0.0]
+    pure = [(0.0, 1.0, 0.0)] * 4
+    assert correct_hand(LEDUC, record, 0, pure, value) == (0.0, 4)
+    assert correct_hand(LEDUC, record, 1, pure, value) == (0.0, 4)
+    mixed = [(0.0, 0.5, 0.5), None, None, None]
+    assert correct_hand(LEDUC, record, 0, mixed, value) == (-0.75, 1)
+    assert correct_hand(LEDUC, record, 0, (), value) == (0.0, 0)  # chance only
+
+
+def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
+    for transport in (Transport.INPROCESS, Transport.TCP):
+        folders = []
+        for record in (False, True):
+            out = tmp_path / f"{transport.value}-{record}"
+            request = MatchRequest(
+                "example",
+                "dpp-coarse",
+                hands=60,
+                seed=5,
+                out=out,
+                transport=transport,
+                aivat=record,
+            )
+            match = run_match(request)
+            folders.append(out)
+            if record:
+                assert match.aivat is not None and "aivat" in match.summary
+                assert {"mbb_per_game", "ci95"} <= set(match.summary["aivat"])
+        plain, recorded = folders
+        for log in plain.glob("*.log"):
+            assert (recorded / log.name).read_bytes() == log.read_bytes()
+            assert not log.with_suffix(".probs").exists()
+            probs = list(read_decisions((recorded / log.name).with_suffix(".probs")))
+            lines = [
+                line.split(":")[2]
+                for line in log.read_text().splitlines()
+                if line.startswith("STATE:")
+            ]
+            assert [number for number, _ in probs] == list(range(60))
+            for (_, decisions), betting in zip(probs, lines, strict=True):
+                assert len(decisions) == len(betting.replace("/", ""))
+                assert all(d is not None for d in decisions)  # both agents say
+
+
+def test_aivat_and_plain_agree_across_seeds(tmp_path: Path, limit_game: Game) -> None:
+    """Twenty short hold'em matches: every AIVAT interval meets its plain one."""
+    for seed in range(20):
+        plan = DuplicatePlan(AGENTS, 60, seed, (seed, seed + 1))
+        folder = tmp_path / str(seed)
+        folder.mkdir()
+
+        outcomes = [
+            play_half(plan, h, limit_game, folder, make, record_decisions=True) for h in (0, 1)
+        ]
+        logs = [read_log(folder / o.log) for o in outcomes]
+        a = logs[0].seat_names[0]
+        plain = estimate(
+            pair_sorted(logs[0].hand_numbers, logs[0].chips[a], logs[1].hand_numbers,
+                        logs[1].chips[a])[0],
+            limit_game.big_blind,
+        )  # fmt: skip
+        corrected = aivat_pair(logs[0], logs[1], limit_game).estimate
+        gap = abs(corrected.mbb_per_game - plain.mbb_per_game)
+        assert gap <= corrected.ci95_mbb + plain.ci95_mbb, seed
+
+
+def test_a_log_without_decisions_gets_chance_corrections(vectors: Path, limit_game: Game) -> None:
+    log = read_log(vectors / "logs" / "example_player" / "limit2p.seed42.n1000.Alice-Bob.log")
+    half = aivat_half(log, limit_game)
+    assert half.decisions_file is None and half.known == 0 and half.hands == 1000
+    assert half.estimate.sd_mbb < estimate(log.chips["Alice"], limit_game.big_blind).sd_mbb
+    with pytest.raises(Exception, match="no player 'Carol'"):
+        aivat_half(log, limit_game, "Carol")
+
+
+def test_agents_report_nothing_they_did_not_draw(limit_game: Game) -> None:
+    agent = create_agent("example", 1)
+    agent.begin_match(MatchInfo(limit_game))
+    assert agent.last_triple is None and agent.last_triple_at is None
