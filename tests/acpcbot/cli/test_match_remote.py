@@ -37,11 +37,14 @@ def _ports(stderr: IO[str]) -> dict[str, list[int]]:
     """Each agent's ports as the dealer announces them (half 1's seat first), read from its
     stderr until both halves listen."""
     ports: dict[tuple[int, str], int] = {}
+    other: list[str] = []  # what else it says meanwhile (a compile notice on a cold cache)
     while len(ports) < 4:
         line = stderr.readline()
-        assert line, "the dealer ended before it listened"
+        assert line, f"the dealer ended before it listened, saying {other!r}"
         first, second = WAITS.search(line), WAITS_SECOND.search(line.rstrip())
-        assert first is not None and second is not None, line
+        if first is None or second is None:
+            other.append(line)
+            continue
         half = int(first.group(1))
         ports[(half, first.group(2))] = int(first.group(3))
         ports[(half, second.group(1))] = int(second.group(2))
