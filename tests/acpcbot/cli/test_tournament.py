@@ -412,7 +412,7 @@ def test_results_of_a_folder_that_holds_no_tournament_is_an_error(tmp_path: Path
 
 def test_progress_on_a_terminal_shows_matches_rate_and_eta(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
-    args = ["tournament", "example", "always-call", "hash", "--hands", "20000", "--out", "t"]
+    args = ["tournament", "example", "always-call", "hash", "--hands", "6000", "--out", "t"]
     run = subprocess.Popen(
         [str(ACPCBOT), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, text=True
     )
@@ -431,6 +431,6 @@ def test_progress_on_a_terminal_shows_matches_rate_and_eta(tmp_path: Path) -> No
         os.close(leader)
     assert run.returncode == 0
     text = shown.decode()
-    assert "| tournament: " in text and "/120,000 hands, " in text and " hands/s, " in text
+    assert "| tournament: " in text and "/36,000 hands, " in text and " hands/s, " in text
     assert "/3 matches (" in text and " running), ETA " in text
     assert "acpcbot: 3/3 " in text  # each match's end, on its own line
