@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,12 @@ from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from tests.mqttbroker import broker  # noqa: F401  (a fixture: a real mosquitto)
 
 REPO = Path(__file__).resolve().parents[1]
+
+# A shell without job control starts its background jobs with SIGINT ignored, and an ignored
+# signal stays ignored in every process started from then on: the tests that press Ctrl-C on
+# a match would see nothing happen. Catching it here gives the processes the tests start the
+# default again (a caught signal is reset at exec).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def vectors_dir() -> Path:
