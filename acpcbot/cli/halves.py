@@ -108,7 +108,11 @@ class HalfJob:
             f"{self.plan.names[which]} (agent seed {self.plan.agent_seeds[which]}) on port {port}"
             for which, port in zip(self.plan.seats(half), ports, strict=True)
         )
-        print(f"acpcbot: half {half + 1} waits on {where} for {seats}", file=sys.stderr, flush=True)
+        line = f"acpcbot: half {half + 1} waits on {where} for {seats}\n"
+        # One write to the file descriptor, past sys.stderr: this runs in a forked half, whose
+        # copy of sys.stderr's buffer is whatever another thread of the parent had in it at
+        # the fork (a test once read a bare newline where this line should have been).
+        os.write(sys.stderr.fileno(), line.encode("utf-8", "backslashreplace"))
 
     def play(self, half: int, report: Report) -> HalfDone:
         """Play ``half`` here, telling ``report`` now and then how it goes; the outcome,

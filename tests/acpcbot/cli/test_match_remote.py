@@ -94,7 +94,8 @@ def test_players_elsewhere_play_the_match_tcp_plays(
     tmp_path: Path, processes: list[subprocess.Popen[str]]
 ) -> None:
     match = ["match", "example", "always-raise", "--hands", "300", "--seed", "7"]
-    dealer = _start(*match, "--transport", "remote", "--out", "remote", "--json", cwd=tmp_path)
+    remote = ["--transport", "remote", "--start-timeout", "60", "--out", "remote", "--json"]
+    dealer = _start(*match, *remote, cwd=tmp_path)
     processes.append(dealer)
     assert dealer.stderr is not None
     ports = _ports(dealer.stderr)
