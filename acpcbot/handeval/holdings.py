@@ -98,6 +98,19 @@ def _runouts(deck: IntArray, missing: int) -> IntArray:
 
 
 @njit(cache=CACHE)
+def _full_board(board_key: int, board_bits: int, runout: IntArray) -> tuple[int, int, int]:
+    """The key, the suit bits and the card mask of the board completed by ``runout``."""
+    k = board_key
+    b = board_bits
+    m = 0
+    for card in runout:
+        k += CARD_KEY[card]
+        b |= CARD_BIT[card]
+        m |= 1 << card
+    return k, b, m
+
+
+@njit(cache=CACHE)
 def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arguments)
     h0: int,
     h1: int,
@@ -117,13 +130,7 @@ def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arg
     tied = np.zeros(len(index), np.int64)
     seen = np.zeros(len(index), np.int64)
     for r in range(len(runouts)):
-        k = board_key
-        b = board_bits
-        m = 0
-        for card in runouts[r]:
-            k += CARD_KEY[card]
-            b |= CARD_BIT[card]
-            m |= 1 << card
+        k, b, m = _full_board(board_key, board_bits, runouts[r])
         value = value_of_key(k + my_key, b | my_bits)
         for n in range(len(index)):
             if mask[n] & m:
@@ -229,13 +236,7 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
     board_wins = np.empty(live, np.int64)  # ... and their showdowns there
     board_ties = np.empty(live, np.int64)
     for r in range(len(runouts)):
-        k = board_key
-        b = board_bits
-        m = 0
-        for card in runouts[r]:
-            k += CARD_KEY[card]
-            b |= CARD_BIT[card]
-            m |= 1 << card
+        k, b, m = _full_board(board_key, board_bits, runouts[r])
         count = 0
         for n in range(live):
             if mask[n] & m:
