@@ -15,22 +15,29 @@ The estimate of a hand is its result minus the corrections. Every correction has
 given what came before it, whatever ``v`` is, so the estimate is unbiased; a ``v`` close to
 the truth makes its variance small.
 
-**The value function** (fixed here, never fitted to any result): the *check-down value* —
-what the player would win if nobody bet again, ``eq × pot − spent``: its showdown equity
-``eq`` with both players' hole cards known and the board visible so far, times the chips in
-the pot, minus its own chips in it; at a fold, the hand's result. After the last round's
-board ``eq`` is the showdown itself, so the value of a finished hand is its result. Because
-the equity averaged over the next board cards is the equity now, a round's chance correction
-is ``pot × (eq after the cards − eq before)``, and the deal's is ``pot × (eq − ½)`` (the
-deal is symmetric). The equities are exact by enumeration after the flop; before it, in
-hold'em (1,712,304 boards), an unbiased Monte-Carlo estimate of :data:`PREFLOP_SAMPLES`
-boards drawn from a stream seeded by the hand number and the hole cards alone (never the
-board), which keeps every correction's mean zero; in a small game such as Leduc it is
-exact too.
+**The value function** (fixed before any match it is used on, never fitted to the results
+it corrects): the *check-down value* — what the player would win if nobody bet again,
+``eq × pot − spent``: its showdown equity ``eq`` with both players' hole cards known and the
+board visible so far, times the chips in the pot, minus its own chips in it; at a fold, the
+hand's result — plus, in heads-up limit hold'em, a *bets-to-come* term
+(:class:`BetValue`): a stronger hand wins more of the bets still to come, by an amount that
+depends on the edge, the pot and the betting so far, with coefficients fitted once by least
+squares on matches at seeds apart (``scripts/fit_aivat_value.py``; the table is
+:mod:`dealer.aivatvalue`). Both parts are zero-sum: the estimate of one player is minus
+the other's. After the last round's board ``eq`` is the showdown itself, so the value of
+a finished hand is its result. Because the equity averaged over the next board cards is
+the equity now, a round's chance correction of every part linear in ``eq`` is exact:
+``pot × (eq after the cards − eq before)`` for the check-down value, and the deal's is
+``pot × (eq − ½)`` (the deal is symmetric); the term's parts not linear in ``eq`` are left
+out of the chance corrections (each correction may use its own fixed function). The
+equities are exact by enumeration after the flop; before it, in hold'em (1,712,304
+boards), an unbiased Monte-Carlo estimate of :data:`PREFLOP_SAMPLES` boards drawn from a
+stream seeded by the hand number and the hole cards alone (never the board), which keeps
+every correction's mean zero; in a small game such as Leduc it is exact too.
 
 **Lookahead.** When a player's strategy is known not only at its actual decisions but
 anywhere (an agent with a fixed strategy, asked through an *oracle*), the value of a history
-at which it acts — once the round has begun — is the check-down value after its next action,
+at which it acts — once the round has begun — is the value after its next action,
 averaged over its strategy with its own cards: what it folds to a bet is then part of the
 bet's value. Still a fixed function of the history, so still unbiased; on ``plicas`` against
 ``dpp`` it narrows the CI by a few more percent.
@@ -50,6 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from acpcbot.actions import CALL, FOLD, RAISE, ActionType
 from acpcbot.cards import Card
@@ -65,15 +73,19 @@ from dealer.playedlog import PlayedLog
 from dealer.stats import Estimate, estimate, pair_sorted
 
 __all__ = [
+    "BET_FEATURES",
     "PREFLOP_SAMPLES",
     "AivatError",
     "AivatHalf",
     "AivatPair",
+    "BetValue",
     "CheckDownValue",
     "Oracle",
     "aivat_half",
     "aivat_pair",
+    "correction_parts",
     "pair_of",
+    "parts_of_log",
 ]
 
 PREFLOP_SAMPLES = 2000
@@ -86,6 +98,61 @@ MAX_ENUMERATED_BOARDS = 20_000
 _ACTIONS = (FOLD, CALL, RAISE)
 _COLUMN = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
 
+FloatArray = npt.NDArray[np.float64]
+
+BET_FEATURES = 6
+"""Bets-to-come features of a history (see :meth:`BetValue.features`)."""
+RAISES_SEEN = 4
+"""Raises in a round told apart by the betting context (more count as this many)."""
+
+
+@dataclass(frozen=True, eq=False)
+class BetValue:
+    """The value function's term for the bets still to come: the check-down value knows
+    the pot as it is, but a stronger hand wins more bets than there are now. The term is
+    written for the player to act, with its edge ``e`` (its equity − ½): in each betting
+    context (round, raises so far in it) it is ``Σ c_i·f_i`` over the six features
+    ``e·P, e·|e|·P, (|e|−¼)·P`` of the pot ``P`` and of the round's bet ``B`` in its place,
+    with the context's own coefficients ``c``; for the other player it is the same with
+    the sign changed, so the value function stays zero-sum and does not depend on whose
+    winnings are estimated. ``coefficients`` has shape (rounds, :data:`RAISES_SEEN` + 1,
+    :data:`BET_FEATURES`); it is fitted once, before any match it is used on (on matches
+    at seeds apart, by ``scripts/fit_aivat_value.py``), and then fixed.
+
+    >>> BetValue.features(0.25, 40, 10).tolist()
+    [10.0, 2.5, 0.0, 2.5, 0.625, 0.0]
+    """
+
+    coefficients: FloatArray
+
+    @property
+    def size(self) -> int:
+        return int(self.coefficients.size)
+
+    @staticmethod
+    def features(edge: float, pot: int, bet: int) -> FloatArray:
+        """The features of a history whose player to act has equity ``½ + edge``."""
+        shape = np.array([edge, edge * abs(edge), abs(edge) - 0.25])
+        return np.concatenate((shape * pot, shape * bet))
+
+    def slot(self, hand: HandState) -> int:
+        """Where ``hand``'s context's coefficients start in the flat table."""
+        _, raises, features = self.coefficients.shape
+        seen = min(hand.num_raises, int(raises) - 1)
+        return int((hand.round * raises + seen) * features)
+
+    def weights(self) -> FloatArray:
+        return np.asarray(self.coefficients, dtype=np.float64).reshape(-1)
+
+    @classmethod
+    def shipped(cls) -> BetValue:
+        """The table fitted for heads-up limit hold'em (:mod:`dealer.aivatvalue`)."""
+        from dealer.aivatvalue import COEFFICIENTS
+
+        table = np.array(COEFFICIENTS, dtype=np.float64)
+        table.setflags(write=False)
+        return cls(table)
+
 
 class AivatError(AcpcError):
     """AIVAT cannot be computed for these logs (the message says why)."""
@@ -95,7 +162,12 @@ class CheckDownValue:
     """The player's showdown equity at every round of a hand (see the module's docstring):
     the one ingredient of the check-down value."""
 
-    def __init__(self, game: Game, preflop_samples: int = PREFLOP_SAMPLES) -> None:
+    def __init__(
+        self,
+        game: Game,
+        preflop_samples: int = PREFLOP_SAMPLES,
+        bets: BetValue | bool | None = True,
+    ) -> None:
         if not game.is_limit or game.num_players != 2:
             raise AivatError("AIVAT here needs a heads-up limit game")
         self.game = game
@@ -105,6 +177,19 @@ class CheckDownValue:
             4,
             2,
         ) and game.board_total(game.num_rounds - 1) == 5
+        if bets is True:  # the shipped table, made for heads-up limit hold'em
+            bets = BetValue.shipped() if self.holdem and game.num_rounds == 4 else None
+        elif bets is False:
+            bets = None
+        if bets is not None:
+            shape = bets.coefficients.shape
+            wanted = (game.num_rounds, RAISES_SEEN + 1, BET_FEATURES)
+            if shape != wanted:
+                raise AivatError(f"a bets-to-come table of shape {shape}, not {wanted}")
+        self.bets: BetValue | None = bets
+        """The bets-to-come term (``None``: the check-down value alone)."""
+        self.weights = np.concatenate(([1.0], bets.weights() if bets is not None else []))
+        """Each part's weight in the value function (see :func:`correction_parts`)."""
         deck = game.deck()
         self._deck = deck
         self._key: tuple[int, tuple[Card, ...], tuple[Card, ...]] | None = None
@@ -194,82 +279,112 @@ def correct_hand(  # noqa: PLR0917
     known anywhere: the value function looks one action ahead at their decisions (see
     the module's docstring). The betting is replayed under the rules (an illegal action is
     an :class:`~acpcbot.errors.IllegalActionError`)."""
+    result, parts, known = correction_parts(game, record, position, decisions, value, oracles)
+    return result - float(parts @ value.weights), known
+
+
+def correction_parts(  # noqa: PLR0917
+    game: Game,
+    record: StateRecord,
+    position: int,
+    decisions: Sequence[Probabilities | None],
+    value: CheckDownValue,
+    oracles: Sequence[Oracle | None] = (None, None),
+) -> tuple[float, FloatArray, int]:
+    """The hand's result, its corrections split by the value function's parts (the
+    check-down value's, then each bets-to-come coefficient's: the correction is this
+    vector times :attr:`CheckDownValue.weights`, linear in the coefficients, which is how
+    ``scripts/fit_aivat_value.py`` fits them) and the actions with known probabilities."""
     equity = value.equities(record, position)
     hand = HandState(game, record.hand_number)
-    spent = hand.spent
-    correction = hand.pot * (equity[0] - 0.5)  # the deal
+    values = _Values(record, position, oracles, value.bets)
+    parts = np.zeros(values.size)
+    values.add_board_change(parts, hand, equity[0] - 0.5)  # the deal: symmetric
     known = 0
     index = 0
-    other = 1 - position
-    ahead = _Lookahead(record, position, oracles) if any(oracles) else None
     for round_, actions in enumerate(record.betting):
         if round_ > 0:
-            correction += sum(spent) * (equity[round_] - equity[round_ - 1])
+            # The round's cards: E[equity after] = equity before, so a term linear in the
+            # equity has its expectation exactly; the other terms are left out here (each
+            # correction may use its own fixed function).
+            values.add_board_change(parts, hand, equity[round_] - equity[round_ - 1])
         eq = equity[round_]
-        raise_size = game.raise_size[round_] if round_ < len(game.raise_size) else 0
         for action in actions:
             said = decisions[index] if index < len(decisions) else None
             index += 1
             if said is not None:
-                if ahead is not None:
-                    values = ahead.after_each_action(hand, eq)
-                else:
-                    # The check-down value after each action, in a heads-up limit game: a
-                    # fold ends the hand; a call or a raise brings the actor's chips to the
-                    # new level.
-                    acting = hand.current_player
-                    pot = spent[0] + spent[1]
-                    level = hand.max_spent
-                    folded = -spent[position] if acting == position else float(spent[other])
-                    values = (
-                        folded,
-                        _check_down(eq, pot, spent, acting, position, level),
-                        _check_down(eq, pot, spent, acting, position, level + raise_size),
-                    )
-                expected = sum(p * v for p, v in zip(said, values, strict=True) if p > 0)
-                correction += values[_COLUMN[action.type]] - expected
+                after = values.after_each_action(hand, eq)
+                expected = sum(p * v for p, v in zip(said, after, strict=True) if p > 0)
+                parts += after[_COLUMN[action.type]] - expected
                 known += 1
             hand.apply(action)
-    return record.values[position] - correction, known
+    return record.values[position], parts, known
 
 
-class _Lookahead:
-    """The value function with one action of lookahead at the decisions of players whose
-    strategy is known anywhere (oracles): within a round, once it has begun, the value of
-    a history where such a player acts is the check-down value after its action, averaged
-    over its strategy; elsewhere, the check-down value."""
+class _Values:
+    """The value function, as a vector of its parts (see :func:`correction_parts`): the
+    check-down value, then the bets-to-come features (:class:`BetValue`) in the slot of
+    the history's betting context. With one action of lookahead at the decisions of
+    players whose strategy is known anywhere (oracles): within a round, once it has
+    begun, the value of a history where such a player acts is the value after its action,
+    averaged over its strategy."""
 
     def __init__(
-        self, record: StateRecord, position: int, oracles: Sequence[Oracle | None]
+        self,
+        record: StateRecord,
+        position: int,
+        oracles: Sequence[Oracle | None],
+        bets: BetValue | None,
     ) -> None:
         self.record = record
         self.position = position
         self.oracles = oracles
-        self.game_board = record.board_cards
+        self.bets = bets
+        self.size = 1 + (bets.size if bets is not None else 0)
 
-    def _check_down(self, hand: HandState, equity: float) -> float:
+    def add_board_change(self, parts: FloatArray, hand: HandState, change: float) -> None:
+        """Add a round's chance correction for the equity's change ``change``: the
+        check-down value's, and the bets-to-come features linear in the equity (whoever
+        acts first, ``±e`` times the sign of the term is the player's own edge)."""
+        parts[0] += hand.pot * change
+        if self.bets is not None and not hand.finished:
+            slot = 1 + self.bets.slot(hand)
+            parts[slot] += hand.pot * change
+            parts[slot + 3] += hand.game.raise_size[hand.round] * change
+
+    def _here(self, hand: HandState, equity: float) -> FloatArray:
+        out = np.zeros(self.size)
         if hand.finished and hand.num_folded:
-            return hand.value(self.position)
-        return equity * hand.pot - hand.spent[self.position]
+            out[0] = hand.value(self.position)
+            return out
+        pot = hand.pot
+        out[0] = equity * pot - hand.spent[self.position]
+        if self.bets is not None and not hand.finished:
+            slot = 1 + self.bets.slot(hand)
+            sign = 1.0 if hand.current_player == self.position else -1.0
+            edge = sign * (equity - 0.5)  # the edge of the player to act
+            bet = hand.game.raise_size[hand.round]
+            out[slot : slot + BET_FEATURES] = sign * BetValue.features(edge, pot, bet)
+        return out
 
-    def value(self, hand: HandState, equity: float) -> float:
+    def value(self, hand: HandState, equity: float) -> FloatArray:
         if hand.finished or hand.num_actions == 0:
-            return self._check_down(hand, equity)
+            return self._here(hand, equity)
         acting = hand.current_player
         oracle = self.oracles[acting]
         if oracle is None:
-            return self._check_down(hand, equity)
-        board = self.game_board[: hand.game.board_total(hand.round)]
+            return self._here(hand, equity)
+        board = self.record.board_cards[: hand.game.board_total(hand.round)]
         said = oracle(hand, self.record.hole_cards[acting], board)
-        total = 0.0
+        total = np.zeros(self.size)
         for p, action in zip(said, _ACTIONS, strict=True):
             if p > 0:
                 child = hand.copy()
                 child.apply(action)
-                total += p * self._check_down(child, equity)
+                total += p * self._here(child, equity)
         return total
 
-    def after_each_action(self, hand: HandState, equity: float) -> Probabilities:
+    def after_each_action(self, hand: HandState, equity: float) -> list[FloatArray]:
         values = []
         for action in _ACTIONS:
             if hand.is_legal(action):
@@ -277,17 +392,8 @@ class _Lookahead:
                 child.apply(action)
                 values.append(self.value(child, equity))
             else:
-                values.append(0.0)
-        return (values[0], values[1], values[2])
-
-
-def _check_down(  # noqa: PLR0917
-    eq: float, pot: int, spent: Sequence[int], acting: int, position: int, level: int
-) -> float:
-    """``position``'s check-down value once ``acting`` has brought its chips to ``level``."""
-    new_pot = pot - spent[acting] + level
-    mine = level if acting == position else spent[position]
-    return eq * new_pot - mine
+                values.append(np.zeros(self.size))
+        return values
 
 
 @dataclass(frozen=True)
@@ -307,6 +413,9 @@ class AivatHalf:
     estimate: Estimate
     seconds: float = 0.0
     """How long the corrections took (the pair's: both halves, computed together)."""
+    value_function: str = "check-down"
+    """The value function: ``check-down``, or ``check-down + bets-to-come`` with the
+    :class:`BetValue` term."""
 
     @property
     def hands(self) -> int:
@@ -368,7 +477,8 @@ class _Corrector:
             raise AivatError(f"{self.log.where}: hand {record.hand_number} does not fit the game")
         return record
 
-    def correct(self, record: StateRecord) -> None:
+    def _decisions(self, record: StateRecord) -> tuple[Probabilities | None, ...]:
+        """The recorded probabilities of ``record``'s actions (none without a file)."""
         said = self._said
         pending = self._pending
         while pending is not None and pending[0] < record.hand_number:
@@ -384,17 +494,23 @@ class _Corrector:
                 )
             pending = next(said, None)
         self._pending = pending
+        return decisions
+
+    def parts(self, record: StateRecord) -> tuple[float, FloatArray, int]:
+        """:func:`correction_parts` of ``record``, with its recorded probabilities."""
+        decisions = self._decisions(record)
         position = record.names.index(self.player)
         oracles = [self.oracles.get(name) for name in record.names]
         try:
-            corrected, known = correct_hand(
-                self.game, record, position, decisions, self.value, oracles
-            )
+            return correction_parts(self.game, record, position, decisions, self.value, oracles)
         except AcpcError as exc:
             raise AivatError(f"{self.log.where}: hand {record.hand_number}: {exc}") from None
+
+    def correct(self, record: StateRecord) -> None:
+        result, parts, known = self.parts(record)
         self.numbers.append(record.hand_number)
-        self.values.append(corrected)
-        self.actions += count
+        self.values.append(result - float(parts @ self.value.weights))
+        self.actions += sum(len(r) for r in record.betting)
         self.known += known
 
     def half(self) -> AivatHalf:
@@ -408,6 +524,7 @@ class _Corrector:
             self.known,
             estimate(self.values, self.game.big_blind),
             time.perf_counter() - self.started,
+            "check-down" if self.value.bets is None else "check-down + bets-to-come",
         )
 
 
@@ -469,6 +586,22 @@ def aivat_pair(
                 corrector.correct(record)
                 records[i] = corrector.next_record()
     return pair_of(correctors[0].half(), correctors[1].half(), game.big_blind)
+
+
+def parts_of_log(
+    log: PlayedLog,
+    game: Game,
+    player: str,
+    value: CheckDownValue,
+    oracles: Mapping[str, Oracle] | None = None,
+) -> Iterator[tuple[int, float, FloatArray]]:
+    """Each hand of ``log`` (with the decisions file beside it, if any): its number,
+    ``player``'s result and its corrections split by the value function's parts
+    (:func:`correction_parts`), for fitting the bets-to-come term."""
+    corrector = _Corrector(log, game, player, _side_file(log, True), value, oracles or {})
+    while (record := corrector.next_record()) is not None:
+        result, parts, _ = corrector.parts(record)
+        yield record.hand_number, result, parts
 
 
 def pair_of(first: AivatHalf, second: AivatHalf, big_blind: int) -> AivatPair:

@@ -112,7 +112,7 @@ def aivat_json(report: AivatReport) -> dict[str, Any]:
         "ci95_ratio": _number(report.ratio),
         "actions": report.actions,
         "actions_known": report.known,
-        "value_function": "check-down",
+        "value_function": report.halves[0].value_function,
         "preflop_samples": PREFLOP_SAMPLES,
         "halves": [
             {

@@ -3,8 +3,11 @@ the logs the same with the decisions recorded, and in agreement with the plain e
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from acpcbot.cli.matchrun import MatchRequest, run_match
@@ -13,7 +16,7 @@ from acpcbot.player import MatchInfo
 from agents.base import Agent
 from agents.registry import create_agent
 from agents.simple import ExamplePlayer
-from dealer.aivat import CheckDownValue, aivat_half, aivat_pair, correct_hand
+from dealer.aivat import BetValue, CheckDownValue, aivat_half, aivat_pair, correct_hand
 from dealer.decisionlog import read_decisions
 from dealer.duplicate import DuplicatePlan, Transport, play_half
 from dealer.playedlog import read_log
@@ -73,6 +76,12 @@ def test_aivat_is_unbiased_in_leduc(tmp_path: Path) -> None:
     chance = aivat_pair(logs[0], logs[1], LEDUC, decisions=False).estimate
     assert abs(chance.mbb_per_game * chips - exact) <= chance.ci95_mbb * chips
     assert corrected.ci95_mbb < chance.ci95_mbb
+    # With a bets-to-come term (any fixed table, here a random one): unbiased too.
+    table = np.random.default_rng(3).normal(0.0, 0.5, (LEDUC.num_rounds, 5, 6))
+    value = CheckDownValue(LEDUC, bets=BetValue(table))
+    termed = aivat_pair(logs[0], logs[1], LEDUC, value=value).estimate
+    assert termed.mbb_per_game != corrected.mbb_per_game
+    assert abs(termed.mbb_per_game * chips - exact) <= termed.ci95_mbb * chips
 
 
 def test_one_hand_by_hand(tmp_path: Path) -> None:
@@ -90,6 +99,67 @@ def test_one_hand_by_hand(tmp_path: Path) -> None:
     mixed = [(0.0, 0.5, 0.5), None, None, None]
     assert correct_hand(LEDUC, record, 0, mixed, value) == (-0.75, 1)
     assert correct_hand(LEDUC, record, 0, (), value) == (0.0, 0)  # chance only
+
+
+def test_one_hand_with_a_bets_to_come_term() -> None:
+    """The hand above with the term ``1 × e·P`` before the first raise of round 1 (e: the
+    edge of the player to act, P the pot): for A it adds (¼ − ½) × 2 at the deal, and at
+    A's check v(check) − ½ v(check) − ½ v(raise) = ½ × (−0.5) − ½ × 0 (the raise leaves
+    the context); A's estimate becomes −1 − (−1.0) = 0, and B's its opposite."""
+    from acpcbot.protocol.logfile import parse_state_line
+
+    record = parse_state_line("STATE:0:cc/cc:Qh|Ks/Ah:-1|1:A|B", LEDUC)
+    table = np.zeros((2, 5, 6))
+    table[0, 0, 0] = 1.0
+    value = CheckDownValue(LEDUC, bets=BetValue(table))
+    mixed = [(0.0, 0.5, 0.5), None, None, None]
+    assert correct_hand(LEDUC, record, 0, mixed, value) == (0.0, 1)
+    assert correct_hand(LEDUC, record, 1, mixed, value) == (0.0, 1)
+    assert correct_hand(LEDUC, record, 0, (), value) == (0.5, 0)
+    assert correct_hand(LEDUC, record, 1, (), value) == (-0.5, 0)
+
+
+def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> None:
+    """With the shipped table, the two players' estimates of every hand add up to 0, as
+    their results do: the estimate does not depend on whose winnings are asked for."""
+    from acpcbot.protocol.logfile import parse_state_line
+    from dealer.loglines import state_lines
+
+    value = CheckDownValue(limit_game)
+    assert value.bets is not None and np.abs(value.bets.coefficients).sum() > 0
+    plan = DuplicatePlan(AGENTS, 40, 11, (11, 12))
+    outcome = play_half(plan, 0, limit_game, tmp_path, make, record_decisions=True)
+    log = tmp_path / outcome.log
+    said = dict(read_decisions(log.with_suffix(".probs")))
+    for _, line in state_lines(log):
+        record = parse_state_line(line)
+        decisions = said[record.hand_number]
+        a, _ = correct_hand(limit_game, record, 0, decisions, value)
+        b, _ = correct_hand(limit_game, record, 1, decisions, value)
+        assert a == pytest.approx(-b, abs=1e-9), line
+
+
+def test_fitting_the_term(tmp_path: Path) -> None:
+    """scripts/fit_aivat_value.py on two short matches: a table of the right shape that
+    the value function loads, and each match's ratio with and without it."""
+    folders = []
+    for seed in (1, 2):
+        out = tmp_path / str(seed)
+        run_match(MatchRequest("example", "dpp-coarse", hands=150, seed=seed, out=out, aivat=True))
+        folders.append(str(out))
+    script = Path(__file__).resolve().parents[2] / "scripts" / "fit_aivat_value.py"
+    table = tmp_path / "table.py"
+    done = subprocess.run(
+        [sys.executable, str(script), folders[0], "--check", folders[1], "--out", str(table)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "(fitted): CI ratio" in done.stdout and "(held out): CI ratio" in done.stdout
+    space: dict[str, object] = {}
+    exec(table.read_text(), space)
+    coefficients = np.array(space["COEFFICIENTS"])
+    assert coefficients.shape == (4, 5, 6) and np.abs(coefficients).sum() > 0
 
 
 def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
@@ -111,6 +181,7 @@ def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
             if record:
                 assert match.aivat is not None and "aivat" in match.summary
                 assert {"mbb_per_game", "ci95"} <= set(match.summary["aivat"])
+                assert match.summary["aivat"]["value_function"] == "check-down + bets-to-come"
         plain, recorded = folders
         for log in plain.glob("*.log"):
             assert (recorded / log.name).read_bytes() == log.read_bytes()
