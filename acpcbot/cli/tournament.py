@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(pooled_lines(run.aivat)))
         rate = run.hands / max(run.seconds, 1e-9)
         print(
-            f"played {run.played} matches ({run.reused} kept from an earlier run) in "
+            f"played {run.played} match{'es' if run.played != 1 else ''} ({run.reused} kept "
+            "from an earlier run) in "
             f"{run.seconds:.1f} s on {run.executor} ({rate:,.0f} hands/s); "
             f"results in {args.out / RESULTS}" + (f", {args.out / PLOT}" if args.plot else "")
         )
