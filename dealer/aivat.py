@@ -125,6 +125,10 @@ class BetValue:
 
     coefficients: FloatArray
 
+    LINEAR = (0, 3)
+    """The features linear in the edge (``e·P`` and ``e·B``): the ones whose expectation
+    over the next cards a chance correction has exactly."""
+
     @property
     def size(self) -> int:
         return int(self.coefficients.size)
@@ -349,8 +353,9 @@ class _Values:
         parts[0] += hand.pot * change
         if self.bets is not None and not hand.finished:
             slot = 1 + self.bets.slot(hand)
-            parts[slot] += hand.pot * change
-            parts[slot + 3] += hand.game.raise_size[hand.round] * change
+            pot_part, bet_part = BetValue.LINEAR
+            parts[slot + pot_part] += hand.pot * change
+            parts[slot + bet_part] += hand.game.raise_size[hand.round] * change
 
     def _here(self, hand: HandState, equity: float) -> FloatArray:
         out = np.zeros(self.size)
