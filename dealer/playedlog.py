@@ -161,9 +161,9 @@ class PlayedLog:
         return "|".join(format_number(t) for t in self.totals())
 
 
-def shown_path(path: Path) -> str:
-    """A path for a one-line message: as it is, or quoted if it holds a line break or another
-    character that does not print.
+def shown_path(path: Path | str) -> str:
+    """A path (or a name read from a file) for a one-line message: as it is, or quoted if it
+    holds a line break or another character that does not print.
 
     >>> shown_path(Path("m.log")), shown_path(Path("a\\nb.log"))
     ('m.log', "'a\\\\nb.log'")

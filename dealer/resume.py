@@ -30,6 +30,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.protocol.logfile import LogHeader
 from dealer.config import MatchConfig, logged_text
 from dealer.matchlog import LoggedLine, LogReader, MatchLog, MatchLogError
+from dealer.playedlog import shown_path
 from dealer.referee import Referee
 from dealer.tlog import TransactionFileError, TransactionLogError, TransactionReader
 
@@ -135,9 +136,8 @@ class Resumption:
         if header.seed != now.seed:
             raise self._refuse(f"{name} was played with seed {header.seed}, not {now.seed}")
         if header.game_path != now.game_path and not _same_file(header.game_path, now.game_path):
-            raise self._refuse(
-                f"{name} was played with game {header.game_path}, not {now.game_path}"
-            )
+            then, given = shown_path(header.game_path), shown_path(now.game_path)
+            raise self._refuse(f"{name} was played with game {then}, not {given}")
         for option in ("t_response", "t_hand", "t_per_hand"):
             then, given = getattr(header, option), getattr(now, option)
             if then != given:
@@ -158,7 +158,8 @@ class Resumption:
             return f"{where} is hand {then.hand_number}, {self._tlog_name} hand {now.hand_number}"
         hand = f"{where} (hand {then.hand_number})"
         if then.names != now.names:
-            return f"{hand} was played by {'|'.join(then.names)}, not {'|'.join(now.names)}"
+            played, given = (shown_path("|".join(state.names)) for state in (then, now))
+            return f"{hand} was played by {played}, not {given}"
         if (then.hole_cards, then.board) != (now.hole_cards, now.board):
             return f"{hand} has other cards than seed {self.config.seed} deals"
         if then.betting != now.betting:
