@@ -16,11 +16,19 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from acpcbot.errors import AcpcError
 
-__all__ = ["READ_FLAGS", "FileRefusedError", "MissingFileError", "read_small_file", "size_text"]
+__all__ = [
+    "READ_FLAGS",
+    "FileRefusedError",
+    "MissingFileError",
+    "open_to_read",
+    "read_small_file",
+    "size_text",
+]
 
 READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 """Open for reading without blocking (a FIFO without a writer) and without making a terminal
@@ -55,6 +63,21 @@ def size_text(size: int) -> str:
 def _shown(path: Path) -> str:
     text = str(path)
     return repr(text if len(text) <= 200 else text[:200] + "...")
+
+
+def open_to_read(path: Path, refused: Callable[[str], Exception]) -> int:
+    """A descriptor of ``path`` opened with :data:`READ_FLAGS`; a failure raises
+    ``refused(why)`` (why: the system's reason, or why the path itself is invalid).
+
+    >>> open_to_read(Path("no/such/file"), ValueError)
+    Traceback (most recent call last):
+    ValueError: No such file or directory
+    """
+    try:
+        return os.open(path, READ_FLAGS)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise refused(why) from None
 
 
 def read_small_file(path: Path, *, limit: int) -> bytes:

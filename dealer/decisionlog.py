@@ -32,7 +32,7 @@ from typing import BinaryIO
 from acpcbot.actions import Action, ActionType
 from acpcbot.errors import AcpcError
 from acpcbot.player import decision_probabilities
-from acpcbot.smallfile import READ_FLAGS
+from acpcbot.smallfile import open_to_read
 from dealer.referee import Referee, TakeAction
 
 __all__ = [
@@ -181,11 +181,7 @@ def read_decisions(path: Path) -> Iterator[tuple[int, tuple[Probabilities | None
     """The hands of a decisions file in order, streamed; a malformed line is a
     :class:`DecisionFileError` naming the file and the line (a last line cut while being
     written ends the file)."""
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except (OSError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise DecisionFileError(f"cannot read {path}: {why}") from None
+    fd = open_to_read(path, lambda why: DecisionFileError(f"cannot read {path}: {why}"))
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
             raise DecisionFileError(f"{path} is not a regular file")

@@ -13,19 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from acpcbot.errors import AcpcError
-from acpcbot.smallfile import READ_FLAGS
-from dealer.playedlog import MAX_LINE_BYTES
+from acpcbot.smallfile import open_to_read
+from dealer.playedlog import MAX_LINE_BYTES, shown_path
 
 __all__ = ["state_lines"]
 
 
 def state_lines(path: Path) -> Iterator[tuple[int, str]]:
     """Each ``STATE`` line of the log at ``path`` with its line number."""
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except (OSError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise AcpcError(f"cannot read {path}: {why}") from None
+    fd = open_to_read(path, lambda why: AcpcError(f"cannot read {shown_path(path)}: {why}"))
     with os.fdopen(fd, "rb") as file:
         number = 0
         while raw := file.readline(MAX_LINE_BYTES + 1):

@@ -50,7 +50,7 @@ from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS
 from acpcbot.protocol.logfile import LogHeader, ScoreRecord, format_number, parse_header
 from acpcbot.protocol.matchstate import clip_line
-from acpcbot.smallfile import READ_FLAGS
+from acpcbot.smallfile import open_to_read
 
 __all__ = [
     "MAX_CHIPS",
@@ -184,11 +184,7 @@ def _opened(path: Path) -> Iterator[tuple[BinaryIO, tuple[int, int] | None]]:
     """The log at ``path`` open for reading, with its device and inode when it is a regular
     file; any failure to open or read it is a :class:`LogError`."""
     where = shown_path(path)
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise LogError(f"cannot read {where}: {why}") from None
+    fd = open_to_read(path, lambda why: LogError(f"cannot read {where}: {why}"))
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
