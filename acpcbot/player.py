@@ -1,6 +1,6 @@
 """What the client and the dealer drive: the :class:`Player` protocol.
 
-The core knows no agent. The client (over TCP) and the dealer's in-process engine both
+The core knows no agent. The client (over TCP) and the dealer's in-process referee both
 talk to any object with this shape; ``agents.Agent`` is the base class every agent uses.
 
 Call order within a match: ``begin_match`` once; then for every hand, ``observe`` for each

@@ -25,8 +25,8 @@ import numpy as np
 from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.player import Player
 from agents.kendall import FOLD_BELOW, RAISE_FROM, KendallLearner
-from dealer.playedlog import read_log
-from dealer.stats import Z95, estimate, pair_sorted
+from dealer.analysis.playedlog import read_log
+from dealer.analysis.stats import Z95, estimate, pair_sorted
 
 
 def final_values(half: int, players: Sequence[Player]) -> tuple[int, int]:

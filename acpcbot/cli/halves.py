@@ -37,9 +37,9 @@ from acpcbot.game import Game
 from acpcbot.player import Player
 from acpcbot.progress.monitor import MatchMonitor
 from agents.registry import create_agent
-from dealer.aivat import AivatHalf, aivat_half
-from dealer.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
-from dealer.playedlog import read_log
+from dealer.analysis.aivat import AivatHalf, aivat_half
+from dealer.analysis.playedlog import read_log
+from dealer.running.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 
 __all__ = ["AfterHalf", "HalfDone", "HalfJob", "Halves", "process_context", "settle_imports"]
 
@@ -96,9 +96,9 @@ class HalfJob:
     state_lines: bool = False
     """Report the ``STATE`` lines too (``--mqtt-hands``)."""
     listening: Listening | None = None
-    """Where a half with remote players listens (see :class:`dealer.duplicate.Listening`)."""
+    """Where a half with remote players listens (:class:`dealer.running.duplicate.Listening`)."""
     record_decisions: bool = False
-    """Write every decision's probabilities beside each log (:mod:`dealer.decisionlog`)."""
+    """Write every decision's probabilities beside each log (:mod:`dealer.referee.decisionlog`)."""
 
     def announce(self, half: int, ports: list[int]) -> None:
         """Say on stderr where a half with remote players waits for them, and with which

@@ -83,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.game import Game, bundled_game, load_game
     from acpcbot.progress.display import ProgressDisplay
     from acpcbot.protocol.logfile import LogHeader, parse_state_line
+    from acpcbot.smallfile import shown_path
     from agents.infogain.measure import STREETS, InfoGain
     from agents.infogain.report import report_json, report_lines
-    from dealer.logresults import game_named
-    from dealer.playedlog import LogError, shown_path, state_lines
+    from dealer.analysis.logresults import game_named
+    from dealer.analysis.playedlog import LogError, state_lines
 
     plots: list[Path] = []
     if args.plot is not None:
@@ -148,7 +149,7 @@ def _need_matplotlib() -> None:
 def _write_plots(report: InfoGainReport, plots: list[Path]) -> None:
     from acpcbot.errors import AcpcError
     from agents.infogain.plot import street_png
-    from dealer.resultfiles import replace_file
+    from dealer.running.resultfiles import replace_file
 
     try:
         plots[0].parent.mkdir(parents=True, exist_ok=True)

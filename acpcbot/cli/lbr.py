@@ -101,8 +101,8 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.matchrun import MatchInterruptedError, MatchRequest, run_match
     from acpcbot.logconfig import configure_logging
     from acpcbot.player import Player
-    from dealer.matchfolder import SUMMARY
-    from dealer.resultfiles import write_json
+    from dealer.running.matchfolder import SUMMARY
+    from dealer.running.resultfiles import write_json
 
     if args.log_level == "info":
         configure_logging(json=args.log_json, level="warning")

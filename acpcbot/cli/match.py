@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.matchrun import MatchInterruptedError, MatchRequest, run_match
     from acpcbot.errors import AcpcError
     from acpcbot.logconfig import configure_logging
-    from dealer.duplicate import DEFAULT_START_TIMEOUT_MS, Listening, Transport
+    from dealer.running.duplicate import DEFAULT_START_TIMEOUT_MS, Listening, Transport
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")

@@ -7,7 +7,7 @@ match as a :class:`MatchRequest` and call :func:`run_match`, which
 1. checks everything before it writes a file: the numbers, the game, the agent specs,
    that each agent can play the game (each is created and told that a match begins), the
    names the logs will hold, and the output folder;
-2. takes the output folder (:class:`dealer.matchfolder.MatchFolder`): locked while the
+2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
    match runs, refused when it holds another match unless ``force``;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
@@ -22,8 +22,8 @@ match as a :class:`MatchRequest` and call :func:`run_match`, which
    :class:`MatchInterruptedError`, each after its summary is written.
 
 With ``aivat`` every decision's probabilities are recorded beside each log
-(:mod:`dealer.decisionlog`) and the AIVAT estimate (:mod:`dealer.aivat`) joins the plain one:
-``aivat`` in ``summary.json``, a line in the text.
+(:mod:`dealer.referee.decisionlog`) and the AIVAT estimate (:mod:`dealer.analysis.aivat`) joins
+the plain one: ``aivat`` in ``summary.json``, a line in the text.
 
 The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
 
@@ -55,11 +55,12 @@ from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
 from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import create_agent, player_name
-from dealer.aivat import pair_of
-from dealer.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
-from dealer.bankrollplot import PLOT, bankroll_png, match_curves
-from dealer.decisionlog import decisions_path
-from dealer.duplicate import (
+from dealer.analysis.aivat import pair_of
+from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
+from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
+from dealer.analysis.playedlog import read_log
+from dealer.referee.decisionlog import decisions_path
+from dealer.running.duplicate import (
     DuplicatePlan,
     DuplicateRun,
     Listening,
@@ -68,10 +69,9 @@ from dealer.duplicate import (
     derived_seed,
     duplicate_run,
 )
-from dealer.matchfolder import MatchFolder, check_path
-from dealer.playedlog import read_log
-from dealer.resultfiles import replace_file
-from dealer.summary import duplicate_json, duplicate_text, plan_json, started_json
+from dealer.running.matchfolder import MatchFolder, check_path
+from dealer.running.resultfiles import replace_file
+from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
     "AfterHalf",

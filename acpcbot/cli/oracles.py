@@ -1,5 +1,5 @@
 """Strategies known anywhere, for AIVAT's value function: the fixed-strategy agents among a
-match's players (:mod:`dealer.aivat`'s lookahead asks them what they play at histories that
+match's players (:mod:`dealer.analysis.aivat`'s lookahead asks them what they play at histories that
 did not happen, with their own cards).
 
 A player is looked up by its agent spec (a match's) or by its name in a log (``results``),
@@ -16,7 +16,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.player import MatchInfo
 from agents.registry import create_agent
-from dealer.aivat import Oracle
+from dealer.analysis.aivat import Oracle
 
 __all__ = ["oracles_for", "oracles_of_names"]
 

@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.eventloop import run as run_async
     from acpcbot.game import load_game
     from agents.registry import create_agent
-    from dealer.duplicate import derived_seed
+    from dealer.running.duplicate import derived_seed
 
     if (args.match_seed is None) != (args.agent_letter is None):
         raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")

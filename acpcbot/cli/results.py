@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dealer.aivatreport import AivatReport
-    from dealer.logresults import LogsReport
+    from dealer.analysis.aivatreport import AivatReport
+    from dealer.analysis.logresults import LogsReport
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
@@ -107,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
-    from dealer.aivatreport import aivat_json, aivat_lines
-    from dealer.logresults import report_json, report_lines, report_logs
-    from dealer.results import ResultsError
+    from dealer.analysis.aivatreport import aivat_json, aivat_lines
+    from dealer.analysis.logresults import report_json, report_lines, report_logs
+    from dealer.analysis.results import ResultsError
 
     if args.tournament is not None or args.log is None:
         from acpcbot.cli.tournament import show_folder
@@ -184,10 +184,10 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
 
 def write_bankroll(report: LogsReport, path: Path) -> None:
     """The bankroll curves of ``report``'s player, into ``path``."""
-    from dealer.bankrollplot import Curve, bankroll_png, pair_curve
-    from dealer.logresults import ReportKind
-    from dealer.resultfiles import replace_file
-    from dealer.stats import pair_sorted
+    from dealer.analysis.bankrollplot import Curve, bankroll_png, pair_curve
+    from dealer.analysis.logresults import ReportKind
+    from dealer.analysis.stats import pair_sorted
+    from dealer.running.resultfiles import replace_file
 
     player = report.halves[0].player
     curves = [
@@ -213,9 +213,9 @@ def write_bankroll(report: LogsReport, path: Path) -> None:
 
 def _aivat(report: LogsReport, player: str | None) -> AivatReport:
     """AIVAT over the logs of ``report`` (one log or a duplicate pair)."""
-    from dealer.aivatreport import aivat_logs
-    from dealer.logresults import ReportKind, game_of_log
-    from dealer.results import ResultsError
+    from dealer.analysis.aivatreport import aivat_logs
+    from dealer.analysis.logresults import ReportKind, game_of_log
+    from dealer.analysis.results import ResultsError
 
     if report.kind is ReportKind.SIDE_BY_SIDE:
         raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")

@@ -110,10 +110,10 @@ def run(args: argparse.Namespace) -> int:
         run_tournament,
     )
     from acpcbot.logconfig import configure_logging
-    from dealer.aivatreport import pooled_lines
-    from dealer.duplicate import Transport
-    from dealer.tournamentfolder import PLOT, RESULTS
-    from dealer.tournamentreport import report_lines
+    from dealer.analysis.aivatreport import pooled_lines
+    from dealer.running.duplicate import Transport
+    from dealer.running.tournamentfolder import PLOT, RESULTS
+    from dealer.running.tournamentreport import report_lines
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")
@@ -174,7 +174,7 @@ def show_folder(args: argparse.Namespace) -> int:
 
     from acpcbot.cli.tournamentrun import need_matplotlib, write_plot
     from acpcbot.errors import AcpcError
-    from dealer.tournamentreport import read_report, report_json, report_lines
+    from dealer.running.tournamentreport import read_report, report_json, report_lines
 
     if args.tournament is None:
         raise AcpcError("give a log, the two logs of a duplicate pair, or --tournament DIR")

@@ -7,9 +7,9 @@
    ``--scheduler`` and ``--plot`` need are installed;
 2. connects to the Dask scheduler (with ``--scheduler``: one that cannot be reached is an
    error before any file), takes the folder
-   (:class:`~dealer.tournamentfolder.TournamentFolder`: locked, refused when it holds
+   (:class:`~dealer.running.tournamentfolder.TournamentFolder`: locked, refused when it holds
    something else) and checks every match already in it
-   (:func:`~dealer.tournamentfolder.check_match`): the finished ones are kept;
+   (:func:`~dealer.running.tournamentfolder.check_match`): the finished ones are kept;
 3. plays the others (each exactly as ``acpcbot match`` plays it:
    :func:`~acpcbot.cli.matchtask.play_task`) on a local pool of processes or on a Dask
    cluster; each match's files land in its folder as soon as it ends, and are checked like
@@ -40,20 +40,26 @@ from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
 from acpcbot.telemetry.url import BrokerAddress
 from agents.registry import player_name
-from dealer.aivatreport import PooledAivat, pairings_aivat, pooled_json
-from dealer.duplicate import Transport
-from dealer.matchfolder import SUMMARY, check_path, read_summary
-from dealer.resultfiles import json_bytes, replace_file
-from dealer.tournament import PlannedMatch, TournamentPlan
-from dealer.tournamentfolder import (
+from dealer.analysis.aivatreport import PooledAivat, pooled_json
+from dealer.running.duplicate import Transport
+from dealer.running.matchfolder import SUMMARY, check_path, read_summary
+from dealer.running.resultfiles import json_bytes, replace_file
+from dealer.running.tournamentfolder import (
     PARTIAL,
     PLOT,
     RESULTS,
     MatchCheck,
     TournamentFolder,
 )
-from dealer.tournamentfolder import check_match as check_played
-from dealer.tournamentreport import TournamentReport, report_json, tournament_report
+from dealer.running.tournamentfolder import check_match as check_played
+from dealer.running.tournamentplan import PlannedMatch, TournamentPlan
+from dealer.running.tournamentreport import (
+    TournamentReport,
+    pairings_aivat,
+    plot_caption,
+    report_json,
+    tournament_report,
+)
 
 __all__ = [
     "TournamentInterruptedError",
@@ -149,10 +155,10 @@ class TournamentInterruptedError(KeyboardInterrupt):
 
 def write_plot(report: TournamentReport, folder: Path) -> Path:
     """Draw the crosstable into ``folder/crosstable.png``."""
-    from dealer.crosstableplot import heatmap_png
+    from dealer.analysis.crosstableplot import heatmap_png
 
     path = folder / PLOT
-    replace_file(path, heatmap_png(report))
+    replace_file(path, heatmap_png(report.crosstable, plot_caption(report)))
     return path
 
 

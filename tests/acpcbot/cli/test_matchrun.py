@@ -27,8 +27,9 @@ from acpcbot.player import BettingView, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry
 from agents.simple import AlwaysCall
-from dealer.duplicate import Transport
-from dealer.results import duplicate_result, read_log
+from dealer.analysis.playedlog import read_log
+from dealer.analysis.results import duplicate_result
+from dealer.running.duplicate import Transport
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 LEDUC = "leduc.limit.2p.game"
@@ -186,7 +187,7 @@ def test_agent_seeds_that_are_not_the_defaults_are_in_the_file_names(
 
 
 def test_summary_json_is_replaced_in_one_step(tmp_path: Path) -> None:
-    from dealer.matchfolder import MatchFolder
+    from dealer.running.matchfolder import MatchFolder
 
     with MatchFolder.open(tmp_path / "m", {"seed": 1}, ["a.log"]) as folder:
         folder.write_summary({"seed": 1, "status": "running"})

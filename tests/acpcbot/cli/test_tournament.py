@@ -23,8 +23,8 @@ from acpcbot.player import BettingView
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry
 from agents.simple import AlwaysCall
-from dealer.tournament import TournamentPlan
-from dealer.tournamentfolder import TournamentFolder
+from dealer.running.tournamentfolder import TournamentFolder
+from dealer.running.tournamentplan import TournamentPlan
 from tests.acpcbot.cli.tournaments import (
     ACPCBOT,
     MATCHES,

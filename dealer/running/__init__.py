@@ -1,0 +1,1 @@
+"""Running matches: duplicate matches, their folders and summaries, tournaments."""
