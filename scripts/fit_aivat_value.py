@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.cli.oracles import oracles_of_names
 from acpcbot.game import Game
+from agents.registry import known_strategies
 from dealer.analysis.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
 from dealer.analysis.logresults import game_of_log
 from dealer.analysis.playedlog import read_log
@@ -47,7 +47,7 @@ def match_parts(folder: Path) -> tuple[FloatArray, FloatArray, Game]:
     value = CheckDownValue(game, bets=zero)
     halves = []
     for log in played:
-        oracles = oracles_of_names(log.seat_names, game)
+        oracles = known_strategies(log.seat_names, game)
         rows = {n: (r, p) for n, r, p in parts_of_log(log, game, name, value, oracles)}
         halves.append(rows)
     numbers = sorted(set(halves[0]) & set(halves[1]))

@@ -2,7 +2,9 @@
 
 * Reading: :func:`read_log` (:mod:`.playedlog`: a log streamed and checked line by line
   into its results; :class:`LogError` for anything wrong), the ``STATE`` lines for readers
-  of whole hands (:mod:`.loglines`), whether two logs are a duplicate pair (:mod:`.twins`).
+  of whole hands (:mod:`.loglines`), every hand of several logs with its game
+  (:func:`logged_hands`, :mod:`.loghands`: ``acpcbot infogain`` reads its logs so), whether
+  two logs are a duplicate pair (:mod:`.twins`).
 * Results: one player's winnings over a log or a duplicate pair (:mod:`.results`), with their
   mbb/g and 95% confidence interval (:mod:`.stats`); what ``acpcbot results`` computes and
   prints (:func:`report_logs`, :mod:`.logresults`).
@@ -27,12 +29,13 @@ This package may use the referee's file formats (:mod:`dealer.referee`), never t
 ('A', 2, 10.0, 500.0)
 """
 
-from dealer.analysis.bankrollplot import bankroll_png
+from dealer.analysis.bankrollplot import bankroll_png, logs_png
 from dealer.analysis.crosstable import Crosstable, pool
 from dealer.analysis.crosstableplot import heatmap_png
+from dealer.analysis.loghands import LoggedHand, logged_hands
 from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log, report_logs
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log, read_log_stream
-from dealer.analysis.playerstats import PlayerStats
+from dealer.analysis.playerstats import PlayerStats, stats_json, stats_lines
 from dealer.analysis.rankings import Placing, instant_runoff, total_bankroll
 from dealer.analysis.results import (
     HalfResult,
@@ -50,6 +53,7 @@ __all__ = [
     "Estimate",
     "HalfResult",
     "LogError",
+    "LoggedHand",
     "LogsReport",
     "PairResult",
     "Placing",
@@ -64,11 +68,15 @@ __all__ = [
     "heatmap_png",
     "instant_runoff",
     "log_result",
+    "logged_hands",
+    "logs_png",
     "pair_sorted",
     "pool",
     "read_log",
     "read_log_stream",
     "report_logs",
+    "stats_json",
+    "stats_lines",
     "to_mbb",
     "total_bankroll",
     "twin_differences",

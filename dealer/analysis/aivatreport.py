@@ -11,7 +11,7 @@ its matches' estimates pairing by pairing (:class:`PooledAivat`, :func:`pool_est
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,9 @@ from dealer.analysis.aivat import (
     aivat_half,
     aivat_pair,
 )
+from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log
 from dealer.analysis.playedlog import PlayedLog
+from dealer.analysis.results import ResultsError
 from dealer.analysis.stats import Z95, Estimate
 
 __all__ = [
@@ -38,7 +40,12 @@ __all__ = [
     "pool_estimates",
     "pooled_json",
     "pooled_lines",
+    "report_aivat",
 ]
+
+KnownStrategies = Callable[[Sequence[str], Game], Mapping[str, Oracle]]
+"""Looks up the fixed strategies of a log's players by their names, in its game (the command
+line hands ``agents.registry.known_strategies``)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,19 @@ def aivat_logs(
         return AivatReport(pair.halves, pair, plain)
     half = aivat_half(logs[0], game, name, decisions=decisions, value=value, oracles=oracles)
     return AivatReport((half,), None, plain)
+
+
+def report_aivat(
+    report: LogsReport, player: str | None = None, known: KnownStrategies | None = None
+) -> AivatReport:
+    """AIVAT over the logs of ``report`` (one log or a duplicate pair: ``acpcbot results
+    --aivat``) for ``player`` (default: the report's), with the strategies ``known`` finds."""
+    if report.kind is ReportKind.SIDE_BY_SIDE:
+        raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
+    plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
+    game = game_of_log(report.logs[0])
+    oracles = known(report.logs[0].seat_names, game) if known is not None else None
+    return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=oracles)
 
 
 def _number(value: float) -> float | None:

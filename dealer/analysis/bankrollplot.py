@@ -5,7 +5,9 @@ The upper panel is the player's bankroll, the cumulative mbb won, hand after han
 half (or log) and, for a duplicate match, over the pairs (each hand number's two results
 averaged, where the luck of the cards largely cancels). The lower panel is the running
 mbb/g with its 95% confidence interval as a band: over the pairs when there are pairs,
-otherwise for each half. matplotlib is imported only when a picture is drawn.
+otherwise for each half. matplotlib is imported only when a picture is drawn. A match draws
+its halves (:func:`match_curves`), ``acpcbot results --plot`` the logs it read
+(:func:`logs_png`).
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dealer.analysis.stats import Z95, to_mbb
+from dealer.analysis.logresults import LogsReport, ReportKind
+from dealer.analysis.stats import Z95, pair_sorted, to_mbb
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["PLOT", "Curve", "bankroll_png", "match_curves", "pair_curve"]
+__all__ = ["PLOT", "Curve", "bankroll_png", "logs_png", "match_curves", "pair_curve"]
 
 PLOT = "bankroll.png"
 """The picture's name in a match's folder (``acpcbot match --plot``)."""
@@ -170,3 +173,28 @@ def bankroll_png(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     return buffer.getvalue()
+
+
+def logs_png(report: LogsReport) -> bytes:
+    """The bankroll curves of ``report``'s player (``acpcbot results --plot``): in each log
+    and, for a duplicate pair, over the pairs."""
+    player = report.halves[0].player
+    curves = [
+        Curve(f"log {i} ({log.name}, {half.player})", log.chips[half.player])
+        for i, (log, half) in enumerate(zip(report.logs, report.halves, strict=True), 1)
+    ]
+    pairs = None
+    opponent = report.halves[0].opponent
+    if report.kind is ReportKind.PAIR:
+        first, second = report.logs
+        samples, _ = pair_sorted(
+            first.hand_numbers, first.chips[player], second.hand_numbers, second.chips[player]
+        )
+        pairs = pair_curve(player, samples)
+        what = f"duplicate pair, {len(samples):,} pairs"
+    else:
+        what = "one log" if report.kind is ReportKind.SINGLE else "two logs, not combined"
+    header = report.logs[0].header
+    seed = f", seed {header.seed}" if header is not None else ""
+    title = f"{player} vs {opponent}: {what}{seed}"
+    return bankroll_png(title, player, report.big_blinds[0], curves, pairs)

@@ -46,9 +46,9 @@ from dealer.running.summary import plan_json
 from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 
 __all__ = [
+    "CROSSTABLE_PLOT",
     "LOCK",
     "PARTIAL",
-    "PLOT",
     "RESULTS",
     "TOURNAMENT",
     "MatchCheck",
@@ -59,7 +59,7 @@ __all__ = [
 
 TOURNAMENT = "tournament.json"
 RESULTS = "results.json"
-PLOT = "crosstable.png"
+CROSSTABLE_PLOT = "crosstable.png"
 LOCK = ".lock"
 PARTIAL = ".partial"
 _MAX_PLAN_BYTES = 4 << 20
@@ -250,7 +250,11 @@ class TournamentFolder:
 
 def _claim(path: Path, plan: TournamentPlan) -> None:
     """Refuse a folder that holds anything but a tournament of ``plan``'s series."""
-    ours = {LOCK, PARTIAL, *(temporary_name(name) for name in (TOURNAMENT, RESULTS, PLOT))}
+    ours = {
+        LOCK,
+        PARTIAL,
+        *(temporary_name(name) for name in (TOURNAMENT, RESULTS, CROSSTABLE_PLOT)),
+    }
     entries = {entry.name for entry in path.iterdir()} - ours
     if TOURNAMENT in entries:
         earlier = read_plan(path)

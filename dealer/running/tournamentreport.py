@@ -1,7 +1,7 @@
 """A tournament's results: the crosstable and the two rankings, as text and as JSON.
 
 :func:`tournament_report` makes them from the matches found finished in the tournament's
-folder (:func:`dealer.running.tournamentfolder.check_match`); :func:`read_report` rebuilds them
+folder (:func:`dealer.running.tournamentfolder.check_match`); :func:`read_tournament` rebuilds them
 from a folder alone (``acpcbot results --tournament DIR``). The rankings
 (:mod:`dealer.analysis.rankings`) need a round robin with a finished match in every pairing; a
 tournament of one agent against the rest (``vs``) has that agent's row only.
@@ -29,9 +29,9 @@ __all__ = [
     "TournamentReport",
     "pairings_aivat",
     "plot_caption",
-    "read_report",
-    "report_json",
-    "report_lines",
+    "read_tournament",
+    "tournament_json",
+    "tournament_lines",
     "tournament_report",
 ]
 
@@ -85,7 +85,7 @@ def tournament_report(plan: TournamentPlan, checks: Iterable[MatchCheck]) -> Tou
     return TournamentReport(plan, checks, crosstable, total, runoff, why)
 
 
-def read_report(path: Path) -> TournamentReport:
+def read_tournament(path: Path) -> TournamentReport:
     """The results of the tournament in the folder ``path``, from its files alone."""
     plan = read_plan(path)
     return tournament_report(plan, (check_match(path, m) for m in plan.matches()))
@@ -139,7 +139,7 @@ def _placing_mbb(report: TournamentReport, placing: Placing) -> float:
     return to_mbb(float(placing.bankroll), report.plan.big_blind)
 
 
-def report_lines(report: TournamentReport) -> list[str]:
+def tournament_lines(report: TournamentReport) -> list[str]:
     """The results as people read them."""
     plan = report.plan
     seeds = ", ".join(str(s) for s in plan.card_seeds)
@@ -245,7 +245,7 @@ def _ranking_lines(report: TournamentReport) -> list[str]:
     return lines
 
 
-def report_json(report: TournamentReport) -> dict[str, Any]:
+def tournament_json(report: TournamentReport) -> dict[str, Any]:
     """The results as JSON (``results.json``, ``--json``)."""
     plan = report.plan
     table = report.crosstable

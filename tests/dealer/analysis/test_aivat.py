@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from acpcbot.cli.matchrun import MatchRequest, run_match
 from acpcbot.game import Game
 from acpcbot.player import MatchInfo
 from agents.base import Agent
-from agents.registry import create_agent
+from agents.registry import create_agent, entrant
 from agents.simple import ExamplePlayer
 from dealer.analysis.aivat import BetValue, CheckDownValue, aivat_half, aivat_pair, correct_hand
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.stats import estimate, pair_sorted
 from dealer.referee.decisionlog import read_decisions
+from dealer.running import MatchRequest, run_match
 from dealer.running.duplicate import DuplicatePlan, Transport, play_half
 from tests.conftest import REPO
 from tests.leduc import (
@@ -146,7 +146,11 @@ def test_fitting_the_term(tmp_path: Path) -> None:
     folders = []
     for seed in (1, 2):
         out = tmp_path / str(seed)
-        run_match(MatchRequest("example", "dpp-coarse", hands=150, seed=seed, out=out, aivat=True))
+        run_match(
+            MatchRequest(
+                entrant("example"), entrant("dpp-coarse"), hands=150, seed=seed, out=out, aivat=True
+            )
+        )
         folders.append(str(out))
     script = REPO / "scripts" / "fit_aivat_value.py"
     table = tmp_path / "table.py"
@@ -169,8 +173,8 @@ def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
         for record in (False, True):
             out = tmp_path / f"{transport.value}-{record}"
             request = MatchRequest(
-                "example",
-                "dpp-coarse",
+                entrant("example"),
+                entrant("dpp-coarse"),
                 hands=60,
                 seed=5,
                 out=out,

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from acpcbot.cli.matchrun import MatchRequest, run_match
 from acpcbot.errors import AcpcError
+from agents.registry import entrant
+from dealer.running import MatchRequest, run_match
 from dealer.running.tournamentfolder import LOCK, PARTIAL, TOURNAMENT, TournamentFolder, check_match
 from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 
@@ -21,8 +22,8 @@ MATCH = PLAN.matches()[0]
 def play(folder: Path, match: PlannedMatch = MATCH) -> dict[str, object]:
     """``match`` played into its folder of ``folder`` as a tournament plays it."""
     request = MatchRequest(
-        PLAN.specs[match.a],
-        PLAN.specs[match.b],
+        entrant(PLAN.specs[match.a]),
+        entrant(PLAN.specs[match.b]),
         hands=PLAN.hands,
         seed=match.seed,
         out=folder / match.name,

@@ -25,7 +25,7 @@ from agents.registry import AGENTS, AgentEntry
 from agents.simple import AlwaysCall
 from dealer.running.tournamentfolder import TournamentFolder
 from dealer.running.tournamentplan import TournamentPlan
-from tests.acpcbot.cli.tournaments import (
+from tests.dealer.running.tournaments import (
     ACPCBOT,
     MATCHES,
     SMALL,
@@ -35,7 +35,7 @@ from tests.acpcbot.cli.tournaments import (
     results,
     wait_for,
 )
-from tests.acpcbot.cli.tournaments import (
+from tests.dealer.running.tournaments import (
     AGENTS as SMALL_AGENTS,
 )
 

@@ -1,12 +1,13 @@
-"""Running a duplicate match from two agent specs: the one code path every caller uses.
+"""Running a duplicate match between two entrants: the one code path every caller uses.
 
-``acpcbot match``, ``acpcbot tournament``'s tasks (:mod:`acpcbot.cli.matchtask`, on any
-executor) and ``scripts/plicas_generic.py`` (and whatever plays matches next) describe a
-match as a :class:`MatchRequest` and call :func:`run_match`, which
+``acpcbot match``, ``acpcbot lbr``, a tournament's tasks (:mod:`dealer.running.tasks`, on any
+executor) and the scripts describe a match as a :class:`MatchRequest` of two
+:class:`~acpcbot.player.Entrant` s (the command line makes them from agent specs with
+``agents.registry.entrant``) and call :func:`run_match`, which
 
-1. checks everything before it writes a file: the numbers, the game, the agent specs,
-   that each agent can play the game (each is created and told that a match begins), the
-   names the logs will hold, and the output folder;
+1. checks everything before it writes a file: the numbers, the game, that each agent can
+   play the game (each is created and told that a match begins), the names the logs will
+   hold, and the output folder;
 2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
    match runs, refused when it holds another match unless ``force``;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
@@ -26,10 +27,7 @@ With ``aivat`` every decision's probabilities are recorded beside each log
 the plain one: ``aivat`` in ``summary.json``, a line in the text.
 
 The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
-
->>> request = MatchRequest("example", "always-call", hands=10, seed=42)
->>> request.plan().match_name
-'example-vs-always-call.seed42.n10'
+See :mod:`dealer.running` for an example.
 """
 
 from __future__ import annotations
@@ -44,17 +42,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.halves import AfterHalf, Halves
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger
-from acpcbot.player import MatchInfo
+from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
 from acpcbot.telemetry.url import BrokerAddress
-from agents.registry import create_agent, player_name
 from dealer.analysis.aivat import pair_of
 from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
@@ -69,6 +65,7 @@ from dealer.running.duplicate import (
     derived_seed,
     duplicate_run,
 )
+from dealer.running.halves import AfterHalf, Halves
 from dealer.running.matchfolder import MatchFolder, check_path
 from dealer.running.resultfiles import replace_file
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
@@ -99,9 +96,9 @@ def default_jobs() -> int:
 class MatchRequest:
     """A duplicate match to play, as its callers describe it."""
 
-    agent_a: str
-    """The agent results are given for: an agent spec (``NAME[:KEY=VALUE,...]``)."""
-    agent_b: str
+    agent_a: Entrant
+    """The agent results are given for."""
+    agent_b: Entrant
     hands: int = 1000
     """Hands per half."""
     seed: int = 0
@@ -135,7 +132,7 @@ class MatchRequest:
     """Record every decision's probabilities beside the logs and add the AIVAT estimate."""
 
     @property
-    def specs(self) -> tuple[str, str]:
+    def entrants(self) -> tuple[Entrant, Entrant]:
         return (self.agent_a, self.agent_b)
 
     @property
@@ -148,7 +145,7 @@ class MatchRequest:
     def plan(self) -> DuplicatePlan:
         """The match as the dealer plays it."""
         return DuplicatePlan(
-            agents=(player_name(self.agent_a), player_name(self.agent_b)),
+            agents=(self.agent_a.name, self.agent_b.name),
             hands=self.hands,
             seed=self.seed,
             agent_seeds=self.agent_seeds,
@@ -236,7 +233,7 @@ def run_match(
         folder.write_summary(started_json(plan, str(out)))
         monitor = _monitor(request, plan, game, out)
         halves = Halves(
-            request.specs,
+            request.entrants,
             plan,
             game,
             out,
@@ -320,8 +317,9 @@ def check_match(request: MatchRequest) -> Game:
         # The players are whoever connects: nothing to create here.
         check_path(request.out_dir)
         return game
-    for spec, seed, name in zip(request.specs, plan.agent_seeds, plan.names, strict=True):
-        agent = create_agent(spec, seed)
+    for entrant, seed, name in zip(request.entrants, plan.agent_seeds, plan.names, strict=True):
+        agent = entrant.create(seed)
+        spec = entrant.spec
         try:
             agent.begin_match(MatchInfo(game, name=name))
         except AcpcError as exc:

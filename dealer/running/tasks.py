@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from acpcbot.cli.matchrun import MatchFailedError, MatchRequest, run_match
+from dealer.running.match import MatchFailedError, MatchRequest, run_match
 
 __all__ = [
     "ATTEMPTS",

@@ -6,7 +6,7 @@ handed to them through a pipe of their own, over which they report their progres
 send the match's result. A worker that dies (killed, out of memory) has its match started
 again, in a fresh process put in its place; so does a match that raised unexpectedly (its
 worker ends after reporting it, and a fresh one replaces it). After
-:data:`~acpcbot.cli.matchtask.ATTEMPTS` failures a match is given up and reported.
+:data:`~dealer.running.tasks.ATTEMPTS` failures a match is given up and reported.
 
 Ctrl-C reaches the workers too, which ignore it: this process stops them at once (their
 matches were not finished and are played again by the next run) and raises
@@ -25,9 +25,9 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.halves import process_context, settle_imports
-from acpcbot.cli.matchtask import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 from acpcbot.logconfig import get_logger
+from dealer.running.halves import process_context, settle_imports
+from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
 __all__ = ["LocalPool"]
 

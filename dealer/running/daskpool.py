@@ -7,7 +7,7 @@ the match's files: the scheduler (which unpickles the tasks) and the workers nee
 project installed, not the tournament's folder. Dask
 reschedules a task whose worker died; it gives up after the scheduler's
 ``distributed.scheduler.allowed-failures`` deaths (3 by default) or
-:data:`~acpcbot.cli.matchtask.ATTEMPTS` errors, and the match is reported. Progress comes
+:data:`~dealer.running.tasks.ATTEMPTS` errors, and the match is reported. Progress comes
 back as Dask events (topic :data:`TOPIC`).
 
 Workers should run one thread each (``dask worker ... --nthreads 1``, as many workers as
@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.matchtask import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 from acpcbot.errors import AcpcError
 from acpcbot.logconfig import get_logger
+from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
 __all__ = ["TOPIC", "DaskPool", "dask_task", "need_distributed"]
 

@@ -2,8 +2,8 @@
 
 :func:`run_tournament`
 
-1. checks everything before it writes a file: the numbers, the game, every agent spec and
-   every pairing (:func:`~acpcbot.cli.matchrun.check_match` on each), and that the packages
+1. checks everything before it writes a file: the numbers, the game, every agent and
+   every pairing (:func:`~dealer.running.match.check_match` on each), and that the packages
    ``--scheduler`` and ``--plot`` need are installed;
 2. connects to the Dask scheduler (with ``--scheduler``: one that cannot be reached is an
    error before any file), takes the folder
@@ -11,7 +11,7 @@
    something else) and checks every match already in it
    (:func:`~dealer.running.tournamentfolder.check_match`): the finished ones are kept;
 3. plays the others (each exactly as ``acpcbot match`` plays it:
-   :func:`~acpcbot.cli.matchtask.play_task`) on a local pool of processes or on a Dask
+   :func:`~dealer.running.tasks.play_task`) on a local pool of processes or on a Dask
    cluster; each match's files land in its folder as soon as it ends, and are checked like
    the ones found;
 4. writes ``results.json`` (and ``crosstable.png``) and ``tournament.json``'s status:
@@ -31,22 +31,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.matchrun import MatchRequest, check_match, default_jobs
-from acpcbot.cli.matchtask import Executor, MatchTask, TaskResult
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, load_game
+from acpcbot.player import Entrant
 from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
 from acpcbot.telemetry.url import BrokerAddress
-from agents.registry import player_name
-from dealer.analysis.aivatreport import PooledAivat, pooled_json
+from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
 from dealer.running.duplicate import Transport
+from dealer.running.match import MatchRequest, check_match, default_jobs
 from dealer.running.matchfolder import SUMMARY, check_path, read_summary
 from dealer.running.resultfiles import json_bytes, replace_file
+from dealer.running.tasks import Executor, MatchTask, TaskResult
 from dealer.running.tournamentfolder import (
+    CROSSTABLE_PLOT,
     PARTIAL,
-    PLOT,
     RESULTS,
     MatchCheck,
     TournamentFolder,
@@ -57,7 +57,8 @@ from dealer.running.tournamentreport import (
     TournamentReport,
     pairings_aivat,
     plot_caption,
-    report_json,
+    tournament_json,
+    tournament_lines,
     tournament_report,
 )
 
@@ -65,7 +66,6 @@ __all__ = [
     "TournamentInterruptedError",
     "TournamentRequest",
     "TournamentRun",
-    "need_matplotlib",
     "plan_tournament",
     "run_tournament",
     "write_plot",
@@ -76,16 +76,16 @@ __all__ = [
 class TournamentRequest:
     """A tournament, as its callers describe it."""
 
-    specs: tuple[str, ...]
-    """The agents (agent specs): every pair of them plays, or each against :attr:`vs`."""
+    entrants: tuple[Entrant, ...]
+    """The agents: every pair of them plays, or each against :attr:`vs`."""
     out: Path
     hands: int = 1000
     """Hands per half of each match."""
     seeds: int = 1
     """Matches per pairing, on card seeds :attr:`seed` .. :attr:`seed` + seeds - 1."""
     seed: int = 0
-    vs: str | None = None
-    """An agent to play against each of :attr:`specs` (and no other pairing)."""
+    vs: Entrant | None = None
+    """An agent to play against each of :attr:`entrants` (and no other pairing)."""
     game: str = LIMIT_HOLDEM
     transport: Transport = Transport.INPROCESS
     jobs: int | None = None
@@ -100,6 +100,11 @@ class TournamentRequest:
     """Publish the tournament's status and progress to this MQTT broker."""
     aivat: bool = False
     """Record every decision's probabilities and add each pairing's AIVAT estimate."""
+
+    @property
+    def agents(self) -> tuple[Entrant, ...]:
+        """Every agent, in the plan's order: the ``vs`` agent first."""
+        return self.entrants if self.vs is None else (self.vs, *self.entrants)
 
 
 @dataclass(frozen=True)
@@ -123,12 +128,31 @@ class TournamentRun:
     """With ``mqtt``: the broker, the tournament's id and what became of the messages."""
     aivat: tuple[PooledAivat, ...] = ()
     """Each pairing's AIVAT estimate over its matches that have one (with ``aivat``)."""
+    files: tuple[Path, ...] = ()
+    """What it wrote besides the matches: ``results.json`` and (``plot``) the heatmap."""
+
+    def text(self) -> list[str]:
+        """The results and how this run went, for people."""
+        lines = tournament_lines(self.report)
+        if self.aivat:
+            lines += pooled_lines(self.aivat)
+        rate = self.hands / max(self.seconds, 1e-9)
+        lines.append(
+            f"played {self.played} match{'es' if self.played != 1 else ''} ({self.reused} kept "
+            f"from an earlier run) in {self.seconds:.1f} s on {self.executor} ({rate:,.0f} "
+            f"hands/s); results in {', '.join(str(path) for path in self.files)}"
+        )
+        if self.telemetry is not None:
+            from acpcbot.telemetry.channel import told_text
+
+            lines.append(told_text(self.telemetry))
+        return lines
 
     def json(self) -> dict[str, Any]:
         """``results.json``: the results and how this run went."""
         return {
             "status": self.status,
-            **report_json(self.report),
+            **tournament_json(self.report),
             **({"aivat": [pooled_json(p) for p in self.aivat]} if self.aivat else {}),
             "run": {
                 "executor": self.executor,
@@ -157,7 +181,7 @@ def write_plot(report: TournamentReport, folder: Path) -> Path:
     """Draw the crosstable into ``folder/crosstable.png``."""
     from dealer.analysis.crosstableplot import heatmap_png
 
-    path = folder / PLOT
+    path = folder / CROSSTABLE_PLOT
     replace_file(path, heatmap_png(report.crosstable, plot_caption(report)))
     return path
 
@@ -166,11 +190,10 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
     """The plan of ``request``'s tournament, every pairing checked (writes nothing)."""
     if request.jobs is not None and request.jobs < 1:
         raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
-    specs = (request.vs, *request.specs) if request.vs is not None else request.specs
     game = load_game(request.game)
     plan = TournamentPlan(
-        tuple(specs),
-        tuple(player_name(spec) for spec in specs),
+        tuple(entrant.spec for entrant in request.agents),
+        tuple(entrant.name for entrant in request.agents),
         request.hands,
         request.seed,
         request.seeds,
@@ -187,10 +210,10 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
 
 def _executor(request: TournamentRequest) -> Executor:
     if request.scheduler is not None:
-        from acpcbot.cli.daskpool import DaskPool
+        from dealer.running.daskpool import DaskPool
 
         return DaskPool(request.scheduler)
-    from acpcbot.cli.localpool import LocalPool
+    from dealer.running.localpool import LocalPool
 
     return LocalPool(request.jobs or default_jobs())
 
@@ -199,8 +222,8 @@ def _match_request(
     request: TournamentRequest, plan: TournamentPlan, match: PlannedMatch, out: Path | None
 ) -> MatchRequest:
     return MatchRequest(
-        plan.specs[match.a],
-        plan.specs[match.b],
+        request.agents[match.a],
+        request.agents[match.b],
         hands=plan.hands,
         seed=match.seed,
         game=plan.game,
@@ -217,7 +240,7 @@ def run_tournament(
     """Check, play and record ``request``'s tournament (see the module's description);
     ``say`` hears a line as each match ends (and when one is tried again)."""
     if request.scheduler is not None:
-        from acpcbot.cli.daskpool import need_distributed
+        from dealer.running.daskpool import need_distributed
 
         need_distributed()
     if request.plot:
@@ -267,6 +290,10 @@ def run_tournament(
             tournament.hands_done,
             executor.description,
             aivat=pairings_aivat(report, folder.path) if request.aivat else (),
+            files=(
+                request.out / RESULTS,
+                *([request.out / CROSSTABLE_PLOT] if request.plot else []),
+            ),
         )
         run = _published(run, tournament.line, broke)
         folder.write_file(RESULTS, json_bytes(run.json()))

@@ -34,9 +34,8 @@ from typing import Any, Protocol
 
 from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
-from acpcbot.player import Player
+from acpcbot.player import Entrant, Player, Strategy
 from acpcbot.progress.monitor import MatchMonitor
-from agents.registry import create_agent
 from dealer.analysis.aivat import AivatHalf, aivat_half
 from dealer.analysis.playedlog import read_log
 from dealer.running.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
@@ -85,8 +84,8 @@ class _StopFlag(Protocol):
 class HalfJob:
     """What playing any half of a match takes (sent to the halves' processes)."""
 
-    specs: tuple[str, str]
-    """The agents' specs (A, B)."""
+    entrants: tuple[Entrant, Entrant]
+    """The agents (A, B)."""
     plan: DuplicatePlan
     game: Game
     out: Path
@@ -114,12 +113,22 @@ class HalfJob:
         # the fork (a test once read a bare newline where this line should have been).
         os.write(sys.stderr.fileno(), line.encode("utf-8", "backslashreplace"))
 
+    def strategies(self) -> dict[str, Strategy]:
+        """The fixed strategies among the players, by their names in the logs (AIVAT asks
+        them what they play at histories that did not happen)."""
+        found = {}
+        for name, entrant in zip(self.plan.names, self.entrants, strict=True):
+            strategy = entrant.strategy(self.game)
+            if strategy is not None:
+                found[name] = strategy
+        return found
+
     def play(self, half: int, report: Report) -> HalfDone:
         """Play ``half`` here, telling ``report`` now and then how it goes; the outcome,
         what ``after_half`` made of the players and, recording decisions, agent A's AIVAT
         estimate over the half (computed here, in the half's process)."""
         players: list[Player] = []
-        specs = self.specs
+        entrants = self.entrants
         stop_flag = self.stop_flag
         hands_per_half = self.plan.hands
         values: array[float] = array("d")
@@ -127,7 +136,7 @@ class HalfJob:
         last = [0.0]
 
         def make_player(which: int, seed: int) -> Player:
-            player = create_agent(specs[which], seed)
+            player = entrants[which].create(seed)
             players.append(player)
             return player
 
@@ -159,11 +168,8 @@ class HalfJob:
             collected = self.after_half(half, [players[in_seats.index(i)] for i in (0, 1)])
         aivat = None
         if self.record_decisions and outcome.error is None and outcome.values:
-            from acpcbot.cli.oracles import oracles_for
-
             log = read_log(self.out / outcome.log)
-            known = oracles_for(dict(zip(self.plan.names, self.specs, strict=True)), self.game)
-            aivat = aivat_half(log, self.game, self.plan.names[0], oracles=known)
+            aivat = aivat_half(log, self.game, self.plan.names[0], oracles=self.strategies())
         return HalfDone(outcome, collected, aivat)
 
 
@@ -183,7 +189,7 @@ class Halves:
 
     def __init__(
         self,
-        specs: tuple[str, str],
+        entrants: tuple[Entrant, Entrant],
         plan: DuplicatePlan,
         game: Game,
         out: Path,
@@ -197,7 +203,7 @@ class Halves:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
         self.job = HalfJob(
-            specs,
+            entrants,
             plan,
             game,
             out,

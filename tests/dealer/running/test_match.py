@@ -1,4 +1,4 @@
-"""``acpcbot match`` and :func:`acpcbot.cli.matchrun.run_match`: checks before any file is
+"""``acpcbot match`` and :func:`dealer.running.run_match`: checks before any file is
 written, safe result folders, Ctrl-C, halves side by side, failing agents recorded."""
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ import pytest
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
-from acpcbot.cli.matchrun import MatchFailedError, MatchRequest, run_match
 from acpcbot.player import BettingView, Player
 from acpcbot.protocol.matchstate import MatchState
-from agents.registry import AGENTS, AgentEntry
+from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
-from dealer.running.duplicate import Transport
+from dealer.running import MatchFailedError, MatchRequest, Transport, run_match
+from tests.conftest import REPO
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 LEDUC = "leduc.limit.2p.game"
@@ -289,7 +289,9 @@ def _collect_players(half: int, players: Sequence[Player]) -> tuple[int, str, st
 def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> None:
     for jobs in (1, 2):
         out = tmp_path / str(jobs)
-        request = MatchRequest("example", "always-call", hands=10, out=out, jobs=jobs)
+        request = MatchRequest(
+            entrant("example"), entrant("always-call"), hands=10, out=out, jobs=jobs
+        )
         match = run_match(request, after_half=_collect_players)
         assert match.collected == (
             (0, "ExamplePlayer", "AlwaysCall"),
@@ -330,7 +332,9 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
 def test_a_failing_agent_in_process_ends_the_match_and_is_recorded(
     tmp_path: Path, failing_agent: str
 ) -> None:
-    request = MatchRequest(failing_agent, "always-call", hands=10, out=tmp_path, jobs=1)
+    request = MatchRequest(
+        entrant(failing_agent), entrant("always-call"), hands=10, out=tmp_path, jobs=1
+    )
     with pytest.raises(MatchFailedError, match=r"failed in hand 3: ZeroDivisionError: oops"):
         run_match(request)
     summary = _summary(tmp_path)
@@ -398,7 +402,7 @@ def test_bad_numbers_name_the_option_not_a_function(
 
 
 def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
-    assert MatchRequest("a", "b").transport is Transport.INPROCESS
+    assert MatchRequest(entrant("a"), entrant("b")).transport is Transport.INPROCESS
     done = _acpcbot("match", "example", "always-call", "--hands", "5", "--json", cwd=tmp_path)
     assert json.loads(done.stdout)["transport"] == "inprocess"
 
@@ -406,7 +410,7 @@ def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
 def test_the_evaluation_script_plays_the_same_matches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = Path(__file__).resolve().parents[3] / "scripts" / "evaluate.py"
+    script = REPO / "scripts" / "evaluate.py"
     done = subprocess.run(
         [sys.executable, str(script), "example", "always-call", "hash", "--hands", "100"],
         cwd=tmp_path,

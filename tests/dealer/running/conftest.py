@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acpcbot.cli.tournaments import SMALL, acpcbot
+from tests.dealer.running.tournaments import SMALL, acpcbot
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acpcbot.cli.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
+from tests.dealer.running.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
 
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
