@@ -18,13 +18,15 @@ half is played (``agents.registry.entrant`` makes one from an agent spec).
 
 Both publish their progress to a terminal and, with ``mqtt``, to a broker. This package uses
 the referee and the analysis of logs; neither of them imports it (a contract in
-``pyproject.toml``).
+``pyproject.toml``). Importing it (or any module in it) loads nothing more: each name below is
+imported from its module when first used (:mod:`acpcbot.faces`).
 
 A match of 100 hands a half between two agents, played in this process:
 
 >>> import tempfile
 >>> from pathlib import Path
 >>> from agents.registry import entrant
+>>> from dealer.running import MatchRequest, run_match
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     request = MatchRequest(
 ...         entrant("example"), entrant("always-call"), hands=100, seed=3, jobs=1,
@@ -37,43 +39,50 @@ A match of 100 hands a half between two agents, played in this process:
 'always-call-example.seed3.n100.log'
 """
 
-from dealer.running.duplicate import (
-    DEFAULT_START_TIMEOUT_MS,
-    Decisions,
-    DuplicatePlan,
-    DuplicateRun,
-    Listening,
-    MatchStatus,
-    Transport,
-    derived_seed,
-)
-from dealer.running.match import (
-    AfterHalf,
-    MatchFailedError,
-    MatchInterruptedError,
-    MatchRequest,
-    MatchRun,
-    check_match,
-    default_jobs,
-    run_match,
-)
-from dealer.running.matchfolder import SUMMARY
-from dealer.running.resultfiles import replace_file, write_json
-from dealer.running.tournament import (
-    TournamentInterruptedError,
-    TournamentRequest,
-    TournamentRun,
-    plan_tournament,
-    run_tournament,
-    write_plot,
-)
-from dealer.running.tournamentfolder import CROSSTABLE_PLOT, RESULTS
-from dealer.running.tournamentreport import (
-    TournamentReport,
-    read_tournament,
-    tournament_json,
-    tournament_lines,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acpcbot.faces import lazy_names
+
+if TYPE_CHECKING:
+    from dealer.running.duplicate import (
+        DEFAULT_START_TIMEOUT_MS,
+        Decisions,
+        DuplicatePlan,
+        DuplicateRun,
+        Listening,
+        MatchStatus,
+        Transport,
+        derived_seed,
+    )
+    from dealer.running.match import (
+        AfterHalf,
+        MatchFailedError,
+        MatchInterruptedError,
+        MatchRequest,
+        MatchRun,
+        check_match,
+        default_jobs,
+        run_match,
+    )
+    from dealer.running.matchfolder import SUMMARY
+    from dealer.running.resultfiles import replace_file, write_json
+    from dealer.running.tournament import (
+        TournamentInterruptedError,
+        TournamentRequest,
+        TournamentRun,
+        plan_tournament,
+        run_tournament,
+        write_plot,
+    )
+    from dealer.running.tournamentfolder import CROSSTABLE_PLOT, RESULTS
+    from dealer.running.tournamentreport import (
+        TournamentReport,
+        read_tournament,
+        tournament_json,
+        tournament_lines,
+    )
 
 __all__ = [
     "CROSSTABLE_PLOT",
@@ -108,3 +117,53 @@ __all__ = [
     "write_json",
     "write_plot",
 ]
+
+_NAMES = {
+    "dealer.running.duplicate": (
+        "DEFAULT_START_TIMEOUT_MS",
+        "Decisions",
+        "DuplicatePlan",
+        "DuplicateRun",
+        "Listening",
+        "MatchStatus",
+        "Transport",
+        "derived_seed",
+    ),
+    "dealer.running.match": (
+        "AfterHalf",
+        "MatchFailedError",
+        "MatchInterruptedError",
+        "MatchRequest",
+        "MatchRun",
+        "check_match",
+        "default_jobs",
+        "run_match",
+    ),
+    "dealer.running.matchfolder": ("SUMMARY",),
+    "dealer.running.resultfiles": (
+        "replace_file",
+        "write_json",
+    ),
+    "dealer.running.tournament": (
+        "TournamentInterruptedError",
+        "TournamentRequest",
+        "TournamentRun",
+        "plan_tournament",
+        "run_tournament",
+        "write_plot",
+    ),
+    "dealer.running.tournamentfolder": (
+        "CROSSTABLE_PLOT",
+        "RESULTS",
+    ),
+    "dealer.running.tournamentreport": (
+        "TournamentReport",
+        "read_tournament",
+        "tournament_json",
+        "tournament_lines",
+    ),
+}
+"""Where each name of ``__all__`` lives (imported when first used)."""
+
+if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
+    __getattr__ = lazy_names(__name__, _NAMES)
