@@ -27,9 +27,8 @@ import numpy as np
 
 from acpcbot.game import Game
 from agents.registry import known_strategies
+from dealer.analysis import game_of_log, read_log
 from dealer.analysis.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
-from dealer.analysis.logresults import game_of_log
-from dealer.analysis.playedlog import read_log
 
 FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
 

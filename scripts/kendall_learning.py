@@ -25,8 +25,7 @@ import numpy as np
 from acpcbot.player import Player
 from agents.kendall import FOLD_BELOW, RAISE_FROM, KendallLearner
 from agents.registry import entrant
-from dealer.analysis.playedlog import read_log
-from dealer.analysis.stats import Z95, estimate, pair_sorted
+from dealer.analysis import Z95, estimate, pair_sorted, read_log
 from dealer.running import MatchRequest, default_jobs, run_match
 
 
