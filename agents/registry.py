@@ -70,6 +70,19 @@ class AgentEntry:
     description: str
     options: str = ""
     """The options it takes (``KEY=VALUE`` in the spec), one line; empty when none."""
+    required: str = ""
+    """The options it cannot play without, each with an example value (``KEY=VALUE,...``);
+    empty when its defaults play."""
+
+    @property
+    def spec(self) -> str:
+        """A spec that plays this agent: its name, with its required options' example values
+        (what ``acpcbot agents --specs`` prints and the docker image's warm-up plays).
+
+        >>> AGENTS["plicas"].spec, AGENTS["lbr"].spec
+        ('plicas', 'lbr:opponent=dpp')
+        """
+        return f"{self.name}:{self.required}" if self.required else self.name
 
     def load(self) -> type[Agent]:
         module, _, cls = self.target.partition(":")
@@ -140,6 +153,7 @@ AGENTS: dict[str, AgentEntry] = {
             "local best response to an agent with a fixed strategy (a lower bound on what it "
             "can lose): greedy check-down values against its range",
             "opponent = NAME (the agent to exploit, required); from = preflop|flop|turn|river",
+            required="opponent=dpp",
         ),
         AgentEntry(
             "loose-passive",
