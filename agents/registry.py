@@ -82,6 +82,19 @@ class AgentEntry:
     description: str
     options: str = ""
     """The options it takes (``KEY=VALUE`` in the spec), one line; empty when none."""
+    required: str = ""
+    """The options it cannot play without, each with an example value (``KEY=VALUE,...``);
+    empty when its defaults play."""
+
+    @property
+    def spec(self) -> str:
+        """A spec that plays this agent: its name, with its required options' example values
+        (what ``acpcbot agents --specs`` prints and the docker image's warm-up plays).
+
+        >>> AGENTS["plicas"].spec, AGENTS["lbr"].spec
+        ('plicas', 'lbr:opponent=dpp')
+        """
+        return f"{self.name}:{self.required}" if self.required else self.name
 
     def load(self) -> type[Agent]:
         module, _, cls = self.target.partition(":")
@@ -152,6 +165,7 @@ AGENTS: dict[str, AgentEntry] = {
             "local best response to an agent with a fixed strategy (a lower bound on what it "
             "can lose): greedy check-down values against its range",
             "opponent = NAME (the agent to exploit, required); from = preflop|flop|turn|river",
+            required="opponent=dpp",
         ),
         AgentEntry(
             "loose-passive",
@@ -349,7 +363,14 @@ def listing() -> list[tuple[str, str, str]]:
     """Every agent as ``acpcbot agents`` lists it: (name, what it does, its options). The
     built-in agents first, then the plug-ins installed distributions declare (one hidden by a
     built-in agent, or broken, says so)."""
-    rows = [(name, spec.description, spec.options) for name, spec in sorted(AGENTS.items())]
+    rows = [
+        (
+            name,
+            entry.description,
+            entry.options + (f" (e.g. {entry.spec})" if entry.required else ""),
+        )
+        for name, entry in sorted(AGENTS.items())
+    ]
     for name, plugin in sorted(plugins().items()):
         origin = f"{plugin.target} from {plugin.distribution}" if plugin.distribution else ""
         if name in AGENTS:
@@ -364,6 +385,14 @@ def listing() -> list[tuple[str, str, str]]:
         summary = doc.strip().split("\n\n")[0]
         rows.append((name, f"plug-in ({origin}): {' '.join(summary.split())}", ""))
     return rows
+
+
+def playable_specs() -> list[str]:
+    """One spec per agent that plays as it is: each built-in agent's name with the options
+    it cannot play without (:attr:`AgentEntry.spec`), then the plug-ins' names (a plug-in
+    declares no required options: it plays by its name, or fails to)."""
+    specs = [entry.spec for _, entry in sorted(AGENTS.items())]
+    return specs + sorted(name for name in plugins() if name not in AGENTS)
 
 
 def lbr_against(opponent: str, first_round: str = "preflop") -> RegistryEntrant:

@@ -1,26 +1,26 @@
 #!/bin/sh
-# Run at image build (docker/Dockerfile): does once what every container would otherwise do
-# at its start.
-# - numba: every agent plays a few hands in-process and over TCP (each agent's warm-up
-#   reaches every kernel its decisions use; the dealer scores the showdowns) and the equity
-#   command runs both ways (enumeration, Monte Carlo): the compiled kernels land in
-#   $NUMBA_CACHE_DIR, inside the image.
+# Run at image build (docker/Dockerfile), and by the test suite in its virtual environment
+# (tests/docker/test_warm_up.py): does once what every container would otherwise do at its
+# start.
+# - numba: every agent `acpcbot agents --specs` lists (an agent that needs an option is given
+#   the example its registry entry declares) plays a few hands against always-call in one
+#   tournament, and one match is played over TCP (each agent's warm-up reaches every kernel
+#   its decisions use; the dealer scores the showdowns); the equity command runs both ways
+#   (enumeration, Monte Carlo): the compiled kernels land in $NUMBA_CACHE_DIR, in the image.
 # - Python: the modules these commands, the plots, the MQTT client and Dask's scheduler and
 #   workers import are compiled to bytecode; the rest of the third-party packages is left as
 #   source, which keeps the image small (pip installed them with --no-compile).
 set -eu
 work=$(mktemp -d)
 cd "$work"
-agents=$(acpcbot agents | awk '/^[a-z]/ && $1 != "Any" { print $1 }')
-for agent in $agents; do
-    acpcbot --log-level warning match "$agent" always-call --hands 20 --jobs 1 --out "$agent" \
-        >/dev/null
-done
+specs=$(acpcbot agents --specs)
+[ -n "$specs" ] || { echo "warm-up: acpcbot agents --specs listed no agent" >&2; exit 1; }
+# shellcheck disable=SC2086  # one spec a word
+acpcbot --log-level warning tournament --vs always-call $(echo "$specs" | grep -vx always-call) \
+    --hands 20 --seeds 1 --jobs 1 --out agents --plot >/dev/null
+acpcbot results agents/always-call-vs-dpp.seed0.n20/*.log >/dev/null
 acpcbot --log-level warning match example always-call --hands 20 --jobs 1 --transport tcp \
     --out tcp >/dev/null
-acpcbot --log-level warning tournament always-call always-raise --hands 10 --seeds 1 --jobs 1 \
-    --out tournament --plot >/dev/null
-acpcbot results tournament/always-call-vs-always-raise.seed0.n10/*.log >/dev/null
 acpcbot equity AhKh random --trials 1000 >/dev/null
 acpcbot equity AhKh QsQd --board Qh7h2c >/dev/null
 python -c 'import aiomqtt, paho.mqtt.client, uvloop, distributed, distributed.cli.dask_scheduler, distributed.cli.dask_worker'

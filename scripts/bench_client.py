@@ -46,8 +46,8 @@ from agents.registry import create_agent
 
 REPO = Path(__file__).resolve().parents[1]
 
-VECTORS = Path(os.environ.get("ACPC_VECTORS", REPO.parent / "shared" / "acpc-vectors"))
-"""The reference dealer's recorded vectors (as for the tests)."""
+VECTORS = Path(os.environ.get("ACPC_VECTORS", REPO / "tests" / "data" / "acpc-vectors"))
+"""The reference dealer's recorded vectors: the tests' copy, or ``$ACPC_VECTORS``."""
 
 Burst = tuple[bytes, bool]
 """Bytes the dealer sends, and whether an answer is awaited after them."""

@@ -60,7 +60,9 @@ def main() -> int:
 
     if args.strategy == "leduc":
         if args.game is None:
-            parser.error("leduc needs --game (e.g. acpc-vectors/games/leduc.limit.2p.game)")
+            parser.error(
+                "leduc needs --game (e.g. tests/data/acpc-vectors/games/leduc.limit.2p.game)"
+            )
         return train_leduc(load_game(args.game), args.iterations or 1000, args.report_every, show)
 
     counts, default_iterations = PRESETS[args.strategy]

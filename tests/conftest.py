@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,20 +21,14 @@ REPO = Path(__file__).resolve().parents[1]
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def vectors_dir() -> Path:
-    """``../shared/acpc-vectors`` beside the checkout, or ``$ACPC_VECTORS``."""
-    configured = os.environ.get("ACPC_VECTORS")
-    path = Path(configured) if configured else REPO.parent / "shared" / "acpc-vectors"
-    if not path.is_dir():
-        raise RuntimeError(
-            f"the reference dealer's vectors are not at {path}; set ACPC_VECTORS to their folder"
-        )
-    return path
+VECTORS = REPO / "tests" / "data" / "acpc-vectors"
+"""The reference dealer's recorded vectors, kept with the tests (their README says what was
+recorded and how): a clone needs nothing beside it to run the suite."""
 
 
 @pytest.fixture(scope="session")
 def vectors() -> Path:
-    return vectors_dir()
+    return VECTORS
 
 
 @pytest.fixture(scope="session")

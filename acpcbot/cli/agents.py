@@ -4,6 +4,10 @@ The built-in agents come first, then the plug-ins installed distributions declar
 point group ``acpcbot.agents``), marked as such. Agents that take options list them on a
 second line; give them after the name, e.g. ``--agent plicas:dprc=off,bluff=off``. Any
 ``Agent`` subclass of yours also plays without being installed: ``--agent module:Class``.
+
+``--specs`` prints instead one spec per line that plays as it is: each agent's name, with
+the options it cannot play without (an example value, e.g. ``lbr:opponent=dpp``), for a
+script that plays every agent (the docker image's warm-up).
 """
 
 from __future__ import annotations
@@ -14,12 +18,19 @@ HELP = "list the agents (built-in and plug-ins), one line each"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    del parser  # no arguments
+    parser.add_argument(
+        "--specs",
+        action="store_true",
+        help="one spec per line that plays as it is (the name, with any required options)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.registry import listing
+    from agents.registry import listing, playable_specs
 
+    if args.specs:
+        print("\n".join(playable_specs()))
+        return 0
     rows = listing()
     width = max(len(name) for name, _, _ in rows)
     for name, description, options in rows:

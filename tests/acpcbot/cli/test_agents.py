@@ -67,3 +67,16 @@ def test_the_listing_names_every_agent_and_plicas_option_ranges(
     )
     assert any("samples 1..1000000 = N" in line for line in lines)
     assert lines[-1].startswith("Any Agent subclass of yours plays as module:Class")
+
+
+def test_the_specs_play_as_they_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--specs``: one spec per agent, with the options it cannot play without (what the
+    docker image's warm-up plays, tests/docker/test_warm_up.py)."""
+    from agents.registry import AGENTS, create_agent
+
+    assert main(["agents", "--specs"]) == 0
+    specs = capsys.readouterr().out.splitlines()
+    assert [spec.partition(":")[0] for spec in specs] == sorted(AGENTS)
+    assert "lbr:opponent=dpp" in specs and "plicas" in specs
+    for spec in specs:
+        create_agent(spec)  # every spec parses and its options are accepted

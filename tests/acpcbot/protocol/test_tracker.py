@@ -16,7 +16,7 @@ from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.protocol.matchstate import decode_match_state
 from acpcbot.protocol.tracker import HandTracker, final_values
 from acpcbot.rules import HandState
-from tests.conftest import vectors_dir
+from tests.conftest import VECTORS
 
 MATCHES = {
     "limit2p.seed42.n50.example": "holdem.limit.2p.reverse_blinds.game",
@@ -165,4 +165,4 @@ def test_whatever_the_tracker_accepts_the_decoder_accepts_the_same(data: st.Data
 
 @functools.cache
 def _cached_lines(match: str, seat: int) -> list[str]:
-    return _lines(vectors_dir(), match, seat)
+    return _lines(VECTORS, match, seat)
