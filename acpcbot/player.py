@@ -34,7 +34,7 @@ from acpcbot.protocol.matchstate import MatchState
 class BettingView(Protocol):
     """Read-only view of a hand's betting (implemented by :class:`acpcbot.rules.HandState`).
 
-    Players must not mutate it; use ``copy()`` to explore.
+    Players must not mutate it; a search explores with ``HandState.child`` and ``children``.
     """
 
     @property

@@ -4,7 +4,8 @@
 :class:`~acpcbot.game.Game`. It follows the reference dealer's ``game.c`` (``currentPlayer``,
 ``raiseIsValid``, ``isValidAction``, ``doAction``, ``valueOfState``) for any number of
 players, limit and no-limit. The dealer, the client and the agents all use it; nothing else
-in the project decides whether an action is legal.
+in the project decides whether an action is legal, and every search walks the betting tree
+through :meth:`HandState.children` and :meth:`HandState.child`.
 
 >>> from acpcbot.game import bundled_game
 >>> hand = HandState(bundled_game())
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType, format_betting
-from acpcbot.errors import IllegalActionError
+from acpcbot.errors import IllegalActionError, UnsupportedGameError
 from acpcbot.game import BettingType, Game
 
 MAX_ACTIONS_PER_ROUND = 64
@@ -264,6 +265,44 @@ class HandState:
         if self.is_legal(action):
             return action, None
         return CALL, INVALID_ACTION_WARNING
+
+    # -- the tree ---------------------------------------------------------------------
+
+    def child(self, action: Action) -> HandState:
+        """The state after a legal ``action``, this one left as it was: one step of a search.
+
+        >>> from acpcbot.game import bundled_game
+        >>> hand = HandState(bundled_game())
+        >>> hand.child(RAISE).betting_text(), hand.betting_text()
+        ('r', '')
+        """
+        child = self.copy()
+        child.apply(action)
+        return child
+
+    def children(self) -> list[tuple[Action, HandState]]:
+        """Each legal action of a limit game with the state after it, in the order fold,
+        call, raise (none once the hand is over): the one way the betting tree is walked.
+
+        >>> from acpcbot.game import bundled_game
+        >>> hand = HandState(bundled_game()).child(RAISE)
+        >>> [(str(action), child.betting_text()) for action, child in hand.children()]
+        [('f', 'rf'), ('c', 'rc/'), ('r', 'rr')]
+        """
+        if self.game.betting_type is not _LIMIT:
+            # A no-limit raise needs a size, which is a choice of the search, not a rule.
+            raise UnsupportedGameError("the children of a state are defined in limit games")
+        if self.finished:
+            return []
+        legal = [FOLD, CALL] if self.can_fold() else [CALL]
+        if self.raise_bounds() is not None:
+            legal.append(RAISE)
+        found = []
+        for action in legal:
+            child = self.copy()
+            child._do(action)  # checked above, once, rather than again by apply
+            found.append((action, child))
+        return found
 
     # -- doing ------------------------------------------------------------------------
 

@@ -228,8 +228,7 @@ class LocalBestResponse(Agent):
         level = hand.max_spent
         values: list[tuple[float, Action]] = [((2 * wp - 1) * level, CALL)]
         if hand.can_raise():
-            after = hand.copy()
-            after.apply(RAISE)
+            after = hand.child(RAISE)
             board = state.board_cards
             table = self.model_table(after, board)
             fold = table[:, 0]

@@ -106,17 +106,13 @@ def _walk(
     player = players[position]
     board = deal.visible_board(game, hand.round)
     if isinstance(player, ChooserOf):
-        child = hand.copy()
-        child.apply(player(hand, deal, position))
-        return _walk(game, child, deal, players)
+        return _walk(game, hand.child(player(hand, deal, position)), deal, players)
     said = player(hand.betting_text(), position, deal.hole_cards[position], board)
     probabilities = _legal(hand, (float(said[0]), float(said[1]), float(said[2])))
     value = 0.0
     for p, action in zip(probabilities, ACTIONS, strict=True):
         if p > 0:
-            child = hand.copy()
-            child.apply(action)
-            value += p * _walk(game, child, deal, players)
+            value += p * _walk(game, hand.child(action), deal, players)
     return value
 
 

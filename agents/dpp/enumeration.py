@@ -1,7 +1,7 @@
 """Best response in a small real game by enumerating every deal (a check on the solver).
 
-This walks the real game — :class:`acpcbot.rules.HandState` for the betting, every deal of
-real cards, :func:`acpcbot.handeval.rank_hand` for showdowns — with no abstraction and
+This walks the real game — :meth:`acpcbot.rules.HandState.children` for the betting, every
+deal of real cards, :func:`acpcbot.handeval.rank_hand` for showdowns — with no abstraction and
 none of the solver's chance matrices, so it checks :mod:`agents.dpp.solver` independently.
 A deal is a hole card set per position and the full board, all equally likely. It is
 exponential in the deck: use it for Leduc-sized games only.
@@ -24,7 +24,7 @@ from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
 from acpcbot.rules import HandState
-from agents.dpp.tree import ACTION_ORDER, action_of
+from agents.dpp.tree import ACTION_ORDER
 
 Policy = Callable[[str, int, tuple[Card, ...], tuple[Card, ...]], Sequence[float]]
 """``(betting, position, own hole cards, visible board) -> (fold, call, raise)``; the
@@ -68,31 +68,27 @@ def _visit(  # noqa: PLR0917
     if hand.finished:
         return [_leaf(game, hand, me, deal) for deal in deals]
     player = hand.current_player
-    legal = hand.legal_action_types()
-    betting = hand.betting_text()
-    children = []
-    for kind in legal:
-        child = hand.copy()
-        child.apply(action_of(kind))
-        if player == me:
-            children.append(_visit(game, child, me, policy, deals, reach))
-        else:
-            probs = [_probabilities(policy, hand, betting, deal) for deal in deals]
-            index = legal.index(kind)
+    below = hand.children()
+    if player == me:
+        values = [_visit(game, child, me, policy, deals, reach) for _, child in below]
+    else:
+        betting = hand.betting_text()
+        probs = [_probabilities(policy, hand, betting, deal) for deal in deals]
+        weighted = []
+        for index, (_, child) in enumerate(below):
             child_reach = [r * p[index] for r, p in zip(reach, probs, strict=True)]
-            values = _visit(game, child, me, policy, deals, child_reach)
-            children.append([p[index] * v for p, v in zip(probs, values, strict=True)])
-    if player != me:
-        return [sum(column) for column in zip(*children, strict=True)]
+            child_values = _visit(game, child, me, policy, deals, child_reach)
+            weighted.append([p[index] * v for p, v in zip(probs, child_values, strict=True)])
+        return [sum(column) for column in zip(*weighted, strict=True)]
     # one choice per information set: my cards and the board I can see
     groups: dict[tuple[tuple[Card, ...], tuple[Card, ...]], list[int]] = defaultdict(list)
     for d, deal in enumerate(deals):
         groups[(deal.hole_cards[me], deal.visible_board(game, hand.round))].append(d)
     result = [0.0] * len(deals)
     for members in groups.values():
-        best = max(range(len(legal)), key=lambda a: sum(reach[d] * children[a][d] for d in members))
+        best = max(range(len(below)), key=lambda a: sum(reach[d] * values[a][d] for d in members))
         for d in members:
-            result[d] = children[best][d]
+            result[d] = values[best][d]
     return result
 
 

@@ -1,8 +1,8 @@
 """The betting tree of a two-player limit game, flattened into numpy arrays.
 
-The tree is enumerated from :class:`acpcbot.rules.HandState` — every legal action the rules
-module offers, nothing re-encoded — once, in preorder (a parent always precedes its
-children), and stored as arrays that numba kernels walk:
+The tree is enumerated from :class:`acpcbot.rules.HandState` — the children the rules module
+offers (:meth:`~acpcbot.rules.HandState.children`), nothing re-encoded — once, in preorder
+(a parent always precedes its children), and stored as arrays that numba kernels walk:
 
 * ``kind[n]``: a :class:`NodeKind`;
 * ``player[n]``: the acting position at a decision node, else ``-1``;
@@ -31,14 +31,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
+from acpcbot.actions import ActionType
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.rules import HandState
 
 ACTION_ORDER: tuple[ActionType, ...] = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
 """Column order of every per-action array: fold, call, raise."""
-_ACTION_OF = {ActionType.FOLD: FOLD, ActionType.CALL: CALL, ActionType.RAISE: RAISE}
 
 
 class NodeKind(enum.IntEnum):
@@ -92,15 +91,14 @@ class BettingTree:
                 kind = NodeKind.SHOWDOWN if hand.is_showdown else NodeKind.FOLD
                 return add(kind, hand, -1)
             node = add(NodeKind.DECISION, hand, hand.current_player)
-            for action in hand.legal_action_types():
-                child = hand.copy()
-                child.apply(_ACTION_OF[action])
+            for action, child in hand.children():
+                column = ACTION_ORDER.index(action.type)
                 if not child.finished and child.round != hand.round:
                     chance = add(NodeKind.CHANCE, child, -1)
                     children[chance][0] = visit(child)
-                    children[node][ACTION_ORDER.index(action)] = chance
+                    children[node][column] = chance
                 else:
-                    children[node][ACTION_ORDER.index(action)] = visit(child)
+                    children[node][column] = visit(child)
             return node
 
         visit(HandState(game))
@@ -151,8 +149,3 @@ def _payoff(kind: NodeKind, hand: HandState) -> float:
             raise UnsupportedGameError("a showdown must be zero-sum and symmetric")
         return win
     return 0.0
-
-
-def action_of(kind: ActionType) -> Action:
-    """The limit action of a kind."""
-    return _ACTION_OF[kind]

@@ -231,8 +231,7 @@ class ProbingPlicas(Plicas):
         rng = random.Random(
             hand.hand_number * 1009 + hand.num_actions * 31 + _KINDS.index(action.type)
         )
-        after = hand.copy()
-        after.apply(action)
+        after = hand.child(action)
         if after.finished:  # a fold, or a call to the showdown: nothing random is left
             return after.values(ranks if after.is_showdown else None)[me]
         total = 0.0

@@ -389,20 +389,14 @@ class _Values:
         total = np.zeros(self.size)
         for p, action in zip(said, _ACTIONS, strict=True):
             if p > 0:
-                child = hand.copy()
-                child.apply(action)
-                total += p * self._here(child, equity)
+                total += p * self._here(hand.child(action), equity)
         return total
 
     def after_each_action(self, hand: HandState, equity: float) -> list[FloatArray]:
-        values = []
-        for action in _ACTIONS:
-            if hand.is_legal(action):
-                child = hand.copy()
-                child.apply(action)
-                values.append(self.value(child, equity))
-            else:
-                values.append(np.zeros(self.size))
+        """The value after each action, fold, call and raise (zeros for an illegal one)."""
+        values = [np.zeros(self.size) for _ in _ACTIONS]
+        for action, child in hand.children():
+            values[_COLUMN[action.type]] = self.value(child, equity)
         return values
 
 

@@ -6,6 +6,14 @@ that records only *when* it was taken (the hand, the viewer, how many actions ha
 made); its fields are filled in by :func:`~acpcbot.protocol.matchstate.view_of` the first time
 anything reads them. A state kept for later still shows the moment it was taken.
 
+Why a lazy view rather than one record of the betting: a ``MatchState`` is a value, so a
+state built on every turn needs its own snapshot of the betting. Keeping the hand's betting
+as that snapshot (``HandState.actions`` as tuples that ``MatchState.betting`` shares) cost
+the in-process dealer 12% of its hands per CPU second with this lazy view kept (always-call
+against itself, 48,600 against 55,200), and 26% with every state built at once, its cards
+cached (40,700); example against always-call lost 7% and 22%. Medians of 7 and 5 alternating
+runs on a 2-core machine, measured on the commit that added ``HandState.children``.
+
 >>> from acpcbot.cards import parse_cards
 >>> from acpcbot.deal import Deal
 >>> from acpcbot.game import bundled_game

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acpcbot.actions import Action, ActionType
-from acpcbot.errors import IllegalActionError
+from acpcbot.errors import IllegalActionError, UnsupportedGameError
 from acpcbot.game import NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.protocol.matchstate import format_betting, parse_betting
 from acpcbot.rules import CALL, FOLD, RAISE, HandState, replay
@@ -153,6 +153,35 @@ def test_limit_legality_properties(hand: HandState) -> None:
     raises = sum(a.type is ActionType.RAISE for a in hand.actions[hand.round])
     assert hand.can_raise() == (raises < LIMIT.max_raises[hand.round])  # never raise at the cap
     assert hand.can_call()
+
+
+def _state(hand: HandState) -> tuple[object, ...]:
+    return (hand.betting_text(), hand.spent, hand.round, hand.finished, hand.folded)
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands())
+def test_children_are_each_legal_action_applied_to_a_copy(hand: HandState) -> None:
+    before = _state(hand)
+    children = hand.children()
+    assert [action.type for action, _ in children] == list(hand.legal_action_types())
+    for action, child in children:
+        applied = hand.copy()
+        applied.apply(action)
+        assert _state(child) == _state(applied) == _state(hand.child(action))
+        if not child.finished:
+            assert child.current_player == applied.current_player
+            assert child.num_acting_players() == applied.num_acting_players()
+    assert _state(hand) == before  # the walk leaves the state as it was
+
+
+def test_child_refuses_an_illegal_action_and_children_a_nolimit_game() -> None:
+    hand = HandState(LIMIT)
+    with pytest.raises(IllegalActionError, match="raise not allowed"):
+        hand.child(RAISE).child(RAISE).child(RAISE).child(RAISE)
+    assert hand.child(FOLD).children() == []
+    with pytest.raises(UnsupportedGameError, match="limit games"):
+        HandState(NOLIMIT).children()
 
 
 @settings(max_examples=300, deadline=None)
