@@ -2,12 +2,18 @@
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
 #   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, all tests
-# The virtual environment lives in .venv (override with ACPCBOT_VENV).
+# and a helper:
+#   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench test
+# The virtual environment lives in .venv (override with ACPCBOT_VENV); `. .venv/bin/activate`
+# puts acpcbot and acpc-dealer on your PATH.
 set -euo pipefail
 cd "$(dirname "$0")"
 venv=${ACPCBOT_VENV:-.venv}
 
 die() { echo "dev.sh: $*" >&2; exit 1; }
+
+# The comment block at the top of this file, without its '#'.
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
 
 ensure_python() {
     local py=${PYTHON:-python3}
@@ -38,7 +44,15 @@ ensure_mosquitto() {
     fi
 }
 
-# Install the project (editable) with the given extra, once per pyproject.toml version.
+# The extras pyproject.toml declares, space-separated.
+known_extras() {
+    "$venv/bin/python" -c 'import tomllib
+with open("pyproject.toml", "rb") as f:
+    print(*tomllib.load(f)["project"]["optional-dependencies"])'
+}
+
+# Install the project (editable) with the given extras (comma-separated), once per
+# pyproject.toml version.
 install_project() {
     local extra=$1
     local stamp
@@ -80,13 +94,26 @@ case "$cmd" in
         # sockets, so two halve the time on two cores. "-n 0" runs them in this process.
         exec "$venv/bin/pytest" -n 2 "$@"
         ;;
+    extras)
+        ensure_python
+        known=$(known_extras)
+        [ $# -gt 0 ] || die "name the extras to add: $known"
+        for extra in "$@"; do
+            case " $known " in
+                *" $extra "*) ;;
+                *) die "unknown extra '$extra' (the extras: $known)" ;;
+            esac
+        done
+        install_project "$(IFS=,; echo "$*")"
+        echo "dev.sh: $venv has acpcbot[$(IFS=,; echo "$*")]" >&2
+        ;;
     ""|-h|--help|help)
-        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+        usage
         [ -n "$cmd" ] || exit 2
         ;;
     *)
         echo "dev.sh: unknown command '$cmd'" >&2
-        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
+        usage >&2
         exit 2
         ;;
 esac
