@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
-#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, all tests
-# and a helper:
-#   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench test
+#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, the
+#                                            docs (strict), all tests
+# and two helpers:
+#   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench docs test
+#   ./dev.sh docs [serve]                    build the documentation site into site/ (strict)
 # The virtual environment lives in .venv (override with ACPCBOT_VENV); `. .venv/bin/activate`
 # puts acpcbot and acpc-dealer on your PATH.
 set -euo pipefail
@@ -90,6 +92,13 @@ case "$cmd" in
         "$venv/bin/ruff" format --check .
         "$venv/bin/mypy"
         "$venv/bin/lint-imports" --no-cache >/dev/null || "$venv/bin/lint-imports" --no-cache
+        # The documentation site, strict: a broken link or anchor, or a page left out of the
+        # nav, fails. Its log only when it fails (mkdocs --quiet would hide the warnings
+        # that strict mode counts).
+        if ! docs_log=$(NO_MKDOCS_2_WARNING=1 "$venv/bin/mkdocs" build --strict 2>&1); then
+            echo "$docs_log" >&2
+            die "the documentation site did not build (mkdocs' log above)"
+        fi
         # Two test processes (pytest-xdist): most tests wait on real subprocesses and
         # sockets, so two halve the time on two cores. "-n 0" runs them in this process.
         exec "$venv/bin/pytest" -n 2 "$@"
@@ -106,6 +115,16 @@ case "$cmd" in
         done
         install_project "$(IFS=,; echo "$*")"
         echo "dev.sh: $venv has acpcbot[$(IFS=,; echo "$*")]" >&2
+        ;;
+    docs)
+        ensure_python
+        install_project docs
+        export NO_MKDOCS_2_WARNING=1  # material's banner about its successor, on every build
+        if [ "${1:-}" = serve ]; then
+            shift
+            exec "$venv/bin/mkdocs" serve --strict "$@"
+        fi
+        exec "$venv/bin/mkdocs" build --strict "$@"
         ;;
     ""|-h|--help|help)
         usage
