@@ -1,11 +1,15 @@
 """What the client and the dealer drive: the :class:`Player` protocol.
 
-The core knows no agent. The client (over TCP) and the dealer's in-process engine both
+The core knows no agent. The client (over TCP) and the dealer's in-process referee both
 talk to any object with this shape; ``agents.Agent`` is the base class every agent uses.
 
 Call order within a match: ``begin_match`` once; then for every hand, ``observe`` for each
 state the player receives (including the states where it acts, and the final state), ``act``
 right after ``observe`` when it is the player's turn, and ``end_hand`` after the final state.
+
+What the dealer is handed to play a match is an :class:`Entrant` per agent: its name, fresh
+players of it, and its strategy when that is fixed; the command line makes them from agent
+specs (``agents.registry.entrant``), so the dealer never looks an agent up by name.
 
 A player that draws its action from known probabilities may say so
 (:func:`decision_probabilities` reads it): after each such decision it keeps the
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from acpcbot.actions import Action, ActionType
+from acpcbot.cards import Card
 from acpcbot.game import Game
 from acpcbot.protocol.matchstate import MatchState
 
@@ -182,3 +187,30 @@ def overrides_hook(player: object, name: str) -> bool:
     """Whether calling ``player.<name>`` can do anything (see :func:`default_hook`)."""
     method = getattr(type(player), name, None)
     return method is not None and not getattr(method, _DEFAULT_HOOK, False)
+
+
+Strategy = Callable[[BettingView, Sequence[Card], Sequence[Card]], tuple[float, float, float]]
+"""A fixed strategy, asked anywhere: ``(betting, hole, board) -> (fold, call, raise)``, the
+legal probabilities with which the player to act at ``betting``, holding ``hole`` with
+``board`` visible, plays (AIVAT's lookahead asks it at histories that did not happen)."""
+
+
+class Entrant(Protocol):
+    """An agent entered in a match, as the dealer's runners are handed it: they create a fresh
+    player for every half (with the seed the match gives it), in whatever process plays the
+    half, so an entrant must pickle."""
+
+    @property
+    def spec(self) -> str:
+        """How it was asked for (an agent spec: ``NAME[:KEY=VALUE,...]``), for the records."""
+
+    @property
+    def name(self) -> str:
+        """Its name in the logs (no ``:``, ``|`` or spaces)."""
+
+    def create(self, seed: int) -> Player:
+        """A fresh player, seeded (every random choice it makes flows from ``seed``)."""
+
+    def strategy(self, game: Game) -> Strategy | None:
+        """Its strategy in ``game`` when that is fixed and known for every holding (for
+        AIVAT), else ``None``."""

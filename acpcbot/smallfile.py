@@ -27,6 +27,7 @@ __all__ = [
     "MissingFileError",
     "open_to_read",
     "read_small_file",
+    "shown_path",
     "size_text",
 ]
 
@@ -58,6 +59,17 @@ def size_text(size: int) -> str:
         if size >= unit and size % unit == 0:
             return f"{size // unit} {name}"
     return f"{size} bytes"
+
+
+def shown_path(path: Path | str) -> str:
+    """A path (or a name read from a file) for a one-line message: as it is, or quoted if it
+    holds a line break or another character that does not print.
+
+    >>> shown_path(Path("m.log")), shown_path(Path("a\\nb.log"))
+    ('m.log', "'a\\\\nb.log'")
+    """
+    text = str(path)
+    return text if text.isprintable() else repr(text)
 
 
 def _shown(path: Path) -> str:

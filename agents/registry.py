@@ -15,7 +15,8 @@ class; otherwise what follows the first ``:`` are options (which always hold ``=
 option keys are ASCII; a value is ASCII letters, digits and ``. _ + - /``. Every command
 that takes an agent takes a spec, because :func:`create_agent` parses it, and every way a
 spec can be wrong is an :class:`~agents.errors.AgentSpecError` raised right there, before
-any match starts.
+any match starts. The dealer is handed agents as :func:`entrant` s (an
+:class:`acpcbot.player.Entrant` each), never their names.
 
 >>> sorted(AGENTS)[:3]
 ['always-call', 'always-raise', 'dpp']
@@ -25,6 +26,8 @@ any match starts.
 ('plicas', {'dprc': 'off', 'bluff': 'off'})
 >>> parse_agent_spec("agents.simple:AlwaysCall")
 ('agents.simple:AlwaysCall', {})
+>>> entrant("plicas: dprc=off").name
+'plicas+dprc=off'
 >>> create_agent("plicas:samples=0")
 Traceback (most recent call last):
 agents.errors.AgentOptionError: PLICAS option samples=0: samples is an integer from 1 to 1000000
@@ -34,8 +37,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from acpcbot.errors import AcpcError
+from acpcbot.game import Game
+from acpcbot.player import MatchInfo, Strategy
 from agents.base import Agent
 from agents.errors import AgentOptionError, AgentPluginError, AgentSpecError, UnknownAgentError
 from agents.plugins import construct, load_class, plugins
@@ -46,8 +53,13 @@ __all__ = [
     "AgentOptionError",
     "AgentPluginError",
     "AgentSpecError",
+    "RegistryEntrant",
     "UnknownAgentError",
     "create_agent",
+    "entrant",
+    "known_strategies",
+    "lbr_against",
+    "listing",
     "parse_agent_spec",
     "player_name",
 ]
@@ -278,3 +290,105 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
 def _unknown(name: str) -> str:
     known = ", ".join(sorted({*AGENTS, *plugins()}))
     return f"unknown agent {name!r}; known agents: {known} (or a class of yours: module:Class)"
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryEntrant:
+    """An agent entered in a match by its spec (an :class:`acpcbot.player.Entrant`): it
+    pickles as its spec, and each player it creates is :func:`create_agent`'s."""
+
+    spec: str
+    name: str
+    """Its name in the logs (:func:`player_name`)."""
+
+    def create(self, seed: int) -> Agent:
+        return create_agent(self.spec, seed)
+
+    def strategy(self, game: Game) -> Strategy | None:
+        """A fresh copy of the agent, asked without being played, when its strategy is fixed
+        (its seed does not matter then); ``None`` for an agent that adapts or cannot play
+        ``game``."""
+        try:
+            agent = create_agent(self.spec, 0)
+            if not agent.fixed_strategy:
+                return None
+            agent.begin_match(MatchInfo(game, name=self.name))
+        except AcpcError:
+            return None
+        return agent.strategy_at
+
+
+def entrant(spec: str) -> RegistryEntrant:
+    """The agent ``spec`` names, to hand to the dealer; a spec that breaks the grammar raises
+    :class:`AgentSpecError` here (whether it makes an agent, when the match is checked)."""
+    return RegistryEntrant(spec, player_name(spec))
+
+
+def known_strategies(names: Iterable[str], game: Game) -> dict[str, Strategy]:
+    """The fixed strategies of a log's players, by their names: a built-in agent's name (or
+    one made distinct by ``-A``/``-B``, as a match of an agent against itself names them). A
+    name that is no agent, or an agent that adapts, has none.
+
+    >>> from acpcbot.game import bundled_game
+    >>> sorted(known_strategies(["always-call-A", "plicas", "Alice"], bundled_game()))
+    ['always-call-A']
+    """
+    found = {}
+    for name in names:
+        base = name[:-2] if name.endswith(("-A", "-B")) else name
+        try:
+            strategy = entrant(base).strategy(game)
+        except AcpcError:
+            continue
+        if strategy is not None:
+            found[name] = strategy
+    return found
+
+
+def listing() -> list[tuple[str, str, str]]:
+    """Every agent as ``acpcbot agents`` lists it: (name, what it does, its options). The
+    built-in agents first, then the plug-ins installed distributions declare (one hidden by a
+    built-in agent, or broken, says so)."""
+    rows = [(name, spec.description, spec.options) for name, spec in sorted(AGENTS.items())]
+    for name, plugin in sorted(plugins().items()):
+        origin = f"{plugin.target} from {plugin.distribution}" if plugin.distribution else ""
+        if name in AGENTS:
+            rows.append((name, f"plug-in ({origin}), hidden by the built-in agent", ""))
+            continue
+        try:
+            doc = load_class(plugin.target, plugin.describe()).__doc__ or ""
+        except AgentPluginError as error:
+            problem = str(error).removeprefix(f"{plugin.describe()}: ")
+            rows.append((name, f"plug-in ({origin}), broken: {problem}", ""))
+            continue
+        summary = doc.strip().split("\n\n")[0]
+        rows.append((name, f"plug-in ({origin}): {' '.join(summary.split())}", ""))
+    return rows
+
+
+def lbr_against(opponent: str, first_round: str = "preflop") -> RegistryEntrant:
+    """The ``lbr`` agent against ``opponent``, acting greedily from ``first_round`` on (it
+    checks or calls before); :class:`AgentSpecError` unless ``opponent`` names an agent with a
+    fixed strategy LBR can query.
+
+    >>> lbr_against("dpp").spec, lbr_against("dpp", "turn").spec
+    ('lbr:opponent=dpp', 'lbr:opponent=dpp,from=turn')
+    >>> lbr_against("lbr")
+    Traceback (most recent call last):
+    agents.errors.AgentSpecError: LBR cannot play against itself
+    """
+    name, options = parse_agent_spec(opponent)
+    if options or ":" in name:
+        raise AgentSpecError(
+            f"LBR takes an agent's name without options, not {opponent!r} (see: acpcbot agents)"
+        )
+    if name == "lbr":
+        raise AgentSpecError("LBR cannot play against itself")
+    if not create_agent(name).fixed_strategy:
+        fixed = sorted(n for n, entry in AGENTS.items() if entry.load().fixed_strategy)
+        raise AgentSpecError(
+            f"{name} has no fixed strategy LBR can query for every holding (it adapts or does "
+            f"not say what it plays); agents that have one: {', '.join(fixed)}"
+        )
+    spec = f"lbr:opponent={name}"
+    return entrant(spec if first_round == "preflop" else f"{spec},from={first_round}")

@@ -1,2 +1,13 @@
-"""dealer: everything that referees — dealing, rules enforcement, the TCP server, logs,
-duplicate matches and their statistics."""
+"""dealer: everything that referees, runs and reads matches, in three subpackages by job.
+
+* :mod:`dealer.referee` — the referee and the wire: one match dealt, refereed and logged as
+  the ACPC reference dealer does it, in-process or over TCP; the ``acpc-dealer`` command.
+* :mod:`dealer.analysis` — analysing logs: results, statistics, AIVAT, crosstables,
+  rankings, plots.
+* :mod:`dealer.running` — running matches: duplicate matches, their result folders and
+  summaries, tournaments on a local pool or a Dask cluster.
+
+Imports run one way: ``running`` → ``analysis`` → ``referee`` → :mod:`acpcbot` (the core).
+The dealer runs the agents it is handed and never names one: it imports nothing of
+:mod:`agents` (contracts in ``pyproject.toml``).
+"""

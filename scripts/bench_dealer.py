@@ -5,7 +5,7 @@
         [--clients acpcbot|example|both] [--example-player PATH] [--reference-dealer PATH]
         [--match-tcp] [--baseline DIR] [--skip-inprocess] [--skip-tcp] [--dealer-args ARGS]...
 
-* in-process: our engine with two always-call agents, no sockets (each run in a fresh
+* in-process: our referee with two always-call agents, no sockets (each run in a fresh
   interpreter);
 * TCP: our ``acpc-dealer`` (a subprocess, ``-q``) with two client processes: by default
   ``acpcbot play ... --agent always-call`` (the acpcbot client), with ``--clients example``
@@ -136,10 +136,13 @@ import json, os, sys, tempfile, time
 from pathlib import Path
 from acpcbot.game import bundled_game
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.referee import Referee
-from dealer.inprocess import play_in_process
-from dealer.matchlog import MatchLog
+try:
+    from dealer.referee import MatchConfig, MatchLog, Referee, play_in_process
+except ImportError:  # a --baseline tree from before dealer/ was split by job
+    from dealer.config import MatchConfig
+    from dealer.inprocess import play_in_process
+    from dealer.matchlog import MatchLog
+    from dealer.referee import Referee
 
 hands, seed = int(sys.argv[1]), int(sys.argv[2])
 config = MatchConfig("bench", bundled_game(), "GAME", hands, seed, ("A", "B"))
@@ -151,24 +154,24 @@ def rss_kb():
             return int(line.split()[1])
     return 0
 
-def sample(engine):
-    if engine.hand_number % (hands // 20 or 1) == 0:
+def sample(referee):
+    if referee.hand_number % (hands // 20 or 1) == 0:
         samples.append(rss_kb())
 
 with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "b.log", "wb") as file:
     log = MatchLog(file)
     log.header(config.header)
-    engine = Referee(config, log=log)
+    referee = Referee(config, log=log)
     players = [create_agent("always-call"), create_agent("always-call")]
     started = time.perf_counter()
-    play_in_process(engine, players, after_hand=sample)
+    play_in_process(referee, players, after_hand=sample)
     elapsed = time.perf_counter() - started
 print(json.dumps({"hands_per_s": hands / elapsed, "rss_kb": samples}))
 """.replace("GAME", GAME)
 
 
 def inprocess_run(source: str, args: argparse.Namespace) -> Run:
-    """Our engine (or the baseline's) in a fresh interpreter; timed from the first deal."""
+    """Our referee (or the baseline's) in a fresh interpreter; timed from the first deal."""
     done = subprocess.run(
         # -P: the current folder must not shadow the source tree under test.
         [sys.executable, "-P", "-c", INPROCESS, str(args.hands), str(args.seed)],

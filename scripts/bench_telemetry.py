@@ -4,7 +4,7 @@
     python scripts/bench_telemetry.py [--hands 100000] [--rounds 3] [--jobs 1,2]
 
 Plays the in-process duplicate match ``always-call`` vs ``example`` (``--hands`` per half,
-the same seed each time) through :func:`acpcbot.cli.matchrun.run_match`, in four ways,
+the same seed each time) through :func:`dealer.running.match.run_match`, in four ways,
 interleaved round by round so that they see the same machine load:
 
 * ``plain``: no telemetry, no progress (the baseline);
@@ -40,11 +40,12 @@ from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
-from acpcbot.cli.matchrun import MatchRequest, run_match
 from acpcbot.logconfig import configure_logging
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.telemetry.localbroker import Mosquitto
 from acpcbot.telemetry.url import parse_broker_url
+from agents.registry import entrant
+from dealer.running import MatchRequest, run_match
 
 WAYS = ("plain", "mqtt", "mqtt+hands", "bar")
 
@@ -67,8 +68,8 @@ def cpu_seconds() -> float:
 
 def play(way: str, hands: int, jobs: int, url: str, out: Path) -> dict[str, Any]:
     request = MatchRequest(
-        "always-call",
-        "example",
+        entrant("always-call"),
+        entrant("example"),
         hands=hands,
         seed=7,
         out=out,

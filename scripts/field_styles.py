@@ -19,9 +19,7 @@ from acpcbot.game import bundled_game
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from agents.common.decisions import PlayStyle, play_style
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee import MatchConfig, Referee, play_in_process
 
 PAIRS = (("loose-aggressive", "tight-passive"), ("loose-passive", "tight-aggressive"))
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Fit the bets-to-come term of AIVAT's value function (dealer.aivat.BetValue) and write it
-to dealer/aivatvalue.py.
+"""Fit the bets-to-come term of AIVAT's value function (dealer.analysis.aivat.BetValue) and write it
+to dealer/analysis/aivatvalue.py.
 
     python scripts/fit_aivat_value.py MATCH_DIR... [--check DIR...] [--out FILE] [--jobs J]
 
 Each MATCH_DIR is a duplicate match played with ``acpcbot match ... --aivat`` (its two logs
 and their .probs files). Every hand's AIVAT corrections are linear in the term's
-coefficients (dealer.aivat.correction_parts), so the coefficients that leave the duplicate
+coefficients (dealer.analysis.aivat.correction_parts), so the coefficients that leave the duplicate
 pairs' corrected results the least variance are a least-squares fit. Fit on matches at
 seeds that no evaluation uses: the value function must be fixed before the matches it is
 used on (the shipped table: ``acpcbot match plicas dpp --hands 20000 --seed S --aivat`` for
@@ -25,11 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.cli.oracles import oracles_of_names
 from acpcbot.game import Game
-from dealer.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
-from dealer.logresults import game_of_log
-from dealer.playedlog import read_log
+from agents.registry import known_strategies
+from dealer.analysis import game_of_log, read_log
+from dealer.analysis.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
 
 FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
 
@@ -47,7 +46,7 @@ def match_parts(folder: Path) -> tuple[FloatArray, FloatArray, Game]:
     value = CheckDownValue(game, bets=zero)
     halves = []
     for log in played:
-        oracles = oracles_of_names(log.seat_names, game)
+        oracles = known_strategies(log.seat_names, game)
         rows = {n: (r, p) for n, r, p in parts_of_log(log, game, name, value, oracles)}
         halves.append(rows)
     numbers = sorted(set(halves[0]) & set(halves[1]))
@@ -84,7 +83,9 @@ def main() -> int:
         "--check", nargs="*", type=Path, default=[], help="match folders left out of the fit"
     )
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "dealer/aivatvalue.py"
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / "dealer/analysis/aivatvalue.py",
     )
     parser.add_argument("--jobs", type=int, default=1, help="match folders read at once")
     args = parser.parse_args()
@@ -115,8 +116,8 @@ def main() -> int:
     )
     args.out.write_text(
         '"""The bets-to-come term of AIVAT\'s value function for heads-up limit hold\'em\n'
-        "(:class:`dealer.aivat.BetValue`): written by ``scripts/fit_aivat_value.py``, not by\n"
-        f'hand, from {sources}."""\n\n'
+        "(:class:`dealer.analysis.aivat.BetValue`): written by ``scripts/fit_aivat_value.py``,\n"
+        f'not by hand, from {sources}."""\n\n'
         "COEFFICIENTS: tuple[tuple[tuple[float, ...], ...], ...] = (\n"
         f"{rows},\n)\n"
     )

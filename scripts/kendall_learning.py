@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.player import Player
 from agents.kendall import FOLD_BELOW, RAISE_FROM, KendallLearner
-from dealer.playedlog import read_log
-from dealer.stats import Z95, estimate, pair_sorted
+from agents.registry import entrant
+from dealer.analysis import Z95, estimate, pair_sorted, read_log
+from dealer.running import MatchRequest, default_jobs, run_match
 
 
 def final_values(half: int, players: Sequence[Player]) -> tuple[int, int]:
@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         out = args.out if args.out is not None else Path(scratch) / "match"
         request = MatchRequest(
-            "kendall-learner",
-            args.opponent,
+            entrant("kendall-learner"),
+            entrant(args.opponent),
             hands=args.hands,
             seed=args.seed,
             out=out,

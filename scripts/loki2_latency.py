@@ -28,9 +28,7 @@ from acpcbot.protocol.matchstate import MatchState
 from agents.loki2.agent import Loki2
 from agents.plicas.instrumented import TimedPlayer
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee import MatchConfig, Referee, play_in_process
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 GOAL_MEDIAN_MS = 20.0

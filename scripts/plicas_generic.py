@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.cli.matchrun import MatchRequest, default_jobs, run_match
 from acpcbot.errors import AcpcError
 from acpcbot.options import add_progress_options, progress_of
 from acpcbot.player import Player
@@ -32,6 +31,8 @@ from agents.plicas.agent import Plicas
 from agents.plicas.calibration import Calibration
 from agents.plicas.generic import GENERIC_FILE, load, pooled, pooled_calibration, save
 from agents.plicas.model import OpponentModel
+from agents.registry import entrant
+from dealer.running import MatchRequest, default_jobs, run_match
 
 
 def learned(half: int, players: Sequence[Player]) -> tuple[OpponentModel, Calibration]:
@@ -47,7 +48,13 @@ def fit(
 ) -> None:
     with tempfile.TemporaryDirectory() as logs:
         request = MatchRequest(
-            "plicas", opponent, hands=hands, seed=seed, out=Path(logs), jobs=jobs, progress=progress
+            entrant("plicas"),
+            entrant(opponent),
+            hands=hands,
+            seed=seed,
+            out=Path(logs),
+            jobs=jobs,
+            progress=progress,
         )
         match = run_match(request, after_half=learned)
     model = pooled(model for model, _ in match.collected)

@@ -23,9 +23,7 @@ from collections.abc import Callable
 from acpcbot.game import bundled_game
 from agents.plicas.instrumented import TimedPlayer
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee import MatchConfig, Referee, play_in_process
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 

@@ -28,10 +28,7 @@ from acpcbot.game import bundled_game
 from acpcbot.handeval.equity import hand_vs_hand
 from agents.plicas.instrumented import RecordingPlicas, plicas_config
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.dealing import DealStream
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee import DealStream, MatchConfig, Referee, play_in_process
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

@@ -39,9 +39,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from agents.plicas.instrumented import ActionValues, ProbingPlicas, plicas_config
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee import MatchConfig, Referee, play_in_process
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

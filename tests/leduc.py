@@ -24,7 +24,13 @@ from agents.dpp.enumeration import Policy, all_deals
 from agents.dpp.solver import AbstractGame, CfrPlus
 from agents.dpp.strategy import Strategy
 from agents.triple import Triple
-from dealer.duplicate import DuplicatePlan, DuplicateRun, MatchStatus, duplicate_run, play_half
+from dealer.running.duplicate import (
+    DuplicatePlan,
+    DuplicateRun,
+    MatchStatus,
+    duplicate_run,
+    play_half,
+)
 
 LEDUC: Game = parse_game(LEDUC_TEXT)
 ACTIONS: tuple[Action, ...] = (FOLD, CALL, RAISE)

@@ -1,13 +1,17 @@
 """The ``acpcbot`` command line.
 
 This package is the composition root: the only code that imports both the agents and the
-dealer and wires them together (a contract in ``./dev.sh test`` keeps it so). Each module
-named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one line),
-``register(parser)`` to add its arguments, and ``run(args) -> int``; the other modules hold
-what the commands share. Modules keep
-heavy imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is
-instant. Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the
-program with their message and status 1, never a traceback.
+dealer and wires them together (the contracts in ``pyproject.toml`` name each command's
+imports). A command parses its arguments (:mod:`.arguments` holds their types), builds the
+agents it needs (``agents.registry.entrant`` for the dealer), calls the public API of
+:mod:`dealer.running`, :mod:`dealer.analysis`, :mod:`acpcbot.client` or
+:mod:`acpcbot.telemetry`, and prints; no match or tournament logic lives here.
+
+Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one line),
+``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep heavy
+imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is instant.
+Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
+their message and status 1, never a traceback.
 """
 
 from __future__ import annotations

@@ -18,26 +18,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.errors import AgentPluginError
-    from agents.plugins import load_class, plugins
-    from agents.registry import AGENTS
+    from agents.registry import listing
 
-    rows: list[tuple[str, str, str]] = [
-        (name, spec.description, spec.options) for name, spec in sorted(AGENTS.items())
-    ]
-    for name, plugin in sorted(plugins().items()):
-        origin = f"{plugin.target} from {plugin.distribution}" if plugin.distribution else ""
-        if name in AGENTS:
-            rows.append((name, f"plug-in ({origin}), hidden by the built-in agent", ""))
-            continue
-        try:
-            doc = load_class(plugin.target, plugin.describe()).__doc__ or ""
-        except AgentPluginError as error:
-            problem = str(error).removeprefix(f"{plugin.describe()}: ")
-            rows.append((name, f"plug-in ({origin}), broken: {problem}", ""))
-            continue
-        summary = doc.strip().split("\n\n")[0]
-        rows.append((name, f"plug-in ({origin}): {' '.join(summary.split())}", ""))
+    rows = listing()
     width = max(len(name) for name, _, _ in rows)
     for name, description, options in rows:
         print(f"{name:<{width}}  {description}")

@@ -80,13 +80,12 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from acpcbot.errors import AcpcError
-    from acpcbot.game import Game, bundled_game, load_game
+    from acpcbot.game import load_game
     from acpcbot.progress.display import ProgressDisplay
-    from acpcbot.protocol.logfile import LogHeader, parse_state_line
+    from acpcbot.smallfile import shown_path
     from agents.infogain.measure import STREETS, InfoGain
     from agents.infogain.report import report_json, report_lines
-    from dealer.logresults import game_named
-    from dealer.playedlog import LogError, shown_path, state_lines
+    from dealer.analysis import LogError, logged_hands
 
     plots: list[Path] = []
     if args.plot is not None:
@@ -98,36 +97,23 @@ def run(args: argparse.Namespace) -> int:
                 f"{shown_path(existing[0])} exists; --force replaces the infogain PNGs in "
                 f"{shown_path(args.plot)}"
             )
-    chosen = load_game(args.game) if args.game else None
     gain: InfoGain | None = None
-    first: Game | None = None
     progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args).show)
     try:
-        for path in args.logs:
-            where = shown_path(path)
-            game = chosen
-            for item in state_lines(path):
-                if isinstance(item, LogHeader):
-                    if game is None:
-                        game = game_named(item.game_path, path, "give --game")
-                    continue
-                if game is None:  # no header: the bundled heads-up limit game
-                    game = bundled_game()
-                if gain is None:
-                    try:
-                        gain, first = InfoGain(game, args.flop_runouts), game
-                    except AcpcError as exc:
-                        raise AcpcError(f"{where}: {exc}") from None
-                elif game != first:
-                    raise AcpcError(f"{where} is of another game than {args.logs[0]}")
+        for hand in logged_hands(args.logs, load_game(args.game) if args.game else None):
+            if gain is None:
                 try:
-                    gain.add(parse_state_line(item.text, game))
+                    gain = InfoGain(hand.game, args.flop_runouts)
                 except AcpcError as exc:
-                    raise LogError(f"{where}:{item.number}: {exc}") from None
-                progress.update(gain.hands)
+                    raise AcpcError(f"{shown_path(hand.path)}: {exc}") from None
+            try:
+                gain.add(hand.record)
+            except AcpcError as exc:
+                raise LogError(f"{hand.where}: {exc}") from None
+            progress.update(gain.hands)
     finally:
         progress.close()
-    assert gain is not None  # state_lines gives at least one hand or raises
+    assert gain is not None  # a log gives at least one hand or raises
     report = gain.report(tuple(str(path) for path in args.logs))
     if args.json:
         print(json.dumps(report_json(report), indent=2))
@@ -148,7 +134,7 @@ def _need_matplotlib() -> None:
 def _write_plots(report: InfoGainReport, plots: list[Path]) -> None:
     from acpcbot.errors import AcpcError
     from agents.infogain.plot import street_png
-    from dealer.resultfiles import replace_file
+    from dealer.running import replace_file
 
     try:
         plots[0].parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from acpcbot.cli.match import hand_count, job_count, seed_value
+from acpcbot.cli.arguments import hand_count, job_count, seed_value
 
 HELP = "local best response against a fixed-strategy agent: a lower bound on its exploitability"
 
@@ -62,54 +62,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
 
 
-def lbr_spec(agent: str, first_round: str) -> str:
-    """The ``lbr`` agent's spec against ``agent``.
-
-    >>> lbr_spec("dpp", "preflop"), lbr_spec("dpp", "turn")
-    ('lbr:opponent=dpp', 'lbr:opponent=dpp,from=turn')
-    """
-    spec = f"lbr:opponent={agent}"
-    return spec if first_round == "preflop" else f"{spec},from={first_round}"
-
-
-def check_opponent(agent: str) -> None:
-    """Raise :class:`AcpcError` unless ``agent`` names an agent with a fixed strategy."""
-    from acpcbot.errors import AcpcError
-    from agents.registry import AGENTS, create_agent, parse_agent_spec
-
-    name, options = parse_agent_spec(agent)
-    if options or ":" in name:
-        raise AcpcError(
-            f"LBR takes an agent's name without options, not {agent!r} (see: acpcbot agents)"
-        )
-    if name == "lbr":
-        raise AcpcError("LBR cannot play against itself")
-    if not create_agent(name).fixed_strategy:
-        fixed = sorted(n for n, entry in AGENTS.items() if entry.load().fixed_strategy)
-        raise AcpcError(
-            f"{name} has no fixed strategy LBR can query for every holding (it adapts or does "
-            f"not say what it plays); agents that have one: {', '.join(fixed)}"
-        )
-
-
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
     import time
     from collections.abc import Sequence
 
-    from acpcbot.cli.matchrun import MatchInterruptedError, MatchRequest, run_match
     from acpcbot.logconfig import configure_logging
     from acpcbot.player import Player
-    from dealer.matchfolder import SUMMARY
-    from dealer.resultfiles import write_json
+    from agents.registry import entrant, lbr_against
+    from dealer.running import SUMMARY, MatchInterruptedError, MatchRequest, run_match, write_json
 
     if args.log_level == "info":
         configure_logging(json=args.log_json, level="warning")
-    check_opponent(args.agent)
     request = MatchRequest(
-        lbr_spec(args.agent, args.first_round),
-        args.agent,
+        lbr_against(args.agent, args.first_round),
+        entrant(args.agent),
         hands=args.hands,
         seed=args.seed,
         out=args.out,

@@ -40,62 +40,10 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from acpcbot.cli.arguments import hand_count, job_count, port_list, seconds, seed_value
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
-
-
-def hand_count(text: str) -> int:
-    """A positive whole number of hands."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text}")
-    return value
-
-
-def job_count(text: str) -> int:
-    """A positive number of processes."""
-    return hand_count(text)
-
-
-def seed_value(text: str) -> int:
-    """A seed, 0 .. 2**32 - 1 like the dealer's."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"seeds are 0 .. 4294967295: {text}")
-    return value
-
-
-def port_list(text: str) -> tuple[int, ...]:
-    """Comma-separated TCP ports, each 0 (any) to 65535.
-
-    >>> port_list("18791,18792,0,18794")
-    (18791, 18792, 0, 18794)
-    """
-    ports = []
-    for part in text.split(","):
-        port = part.strip()
-        if not (port.isascii() and port.isdigit() and int(port) < 65536):
-            raise argparse.ArgumentTypeError(f"not a TCP port: {port!r}")
-        ports.append(int(port))
-    return tuple(ports)
-
-
-def seconds(text: str) -> float:
-    """A number of seconds (negative: for ever), up to about 24 days."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not abs(value) <= 2_000_000:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
-    return value
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -190,10 +138,17 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from acpcbot.cli.matchrun import MatchInterruptedError, MatchRequest, run_match
     from acpcbot.errors import AcpcError
     from acpcbot.logconfig import configure_logging
-    from dealer.duplicate import DEFAULT_START_TIMEOUT_MS, Listening, Transport
+    from agents.registry import entrant
+    from dealer.running import (
+        DEFAULT_START_TIMEOUT_MS,
+        Listening,
+        MatchInterruptedError,
+        MatchRequest,
+        Transport,
+        run_match,
+    )
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")
@@ -212,8 +167,8 @@ def run(args: argparse.Namespace) -> int:
     elif given := [option for option, value in remote_only.items() if value is not None]:
         raise AcpcError(f"{', '.join(given)}: for --transport remote only")
     request = MatchRequest(
-        args.agent_a,
-        args.agent_b,
+        entrant(args.agent_a),
+        entrant(args.agent_b),
         hands=args.hands,
         seed=args.seed,
         seed_a=args.seed_a,

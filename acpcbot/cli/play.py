@@ -22,9 +22,9 @@ decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it (one match 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from acpcbot.cli.match import seed_value
+from acpcbot.cli.arguments import more_than_zero, seed_value, tcp_port, zero_or_more
 from acpcbot.options import add_mqtt_options
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.eventloop import run as run_async
     from acpcbot.game import load_game
     from agents.registry import create_agent
-    from dealer.duplicate import derived_seed
+    from dealer.running import derived_seed
 
     if (args.match_seed is None) != (args.agent_letter is None):
         raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as exc:
         for telemetry in telemetries:
             if telemetry is not None:
-                _close(telemetry, exc)
+                telemetry.end(exc)
         raise
     errors: list[str] = []
     for port, where, telemetry, outcome in zip(
@@ -175,11 +175,11 @@ def run(args: argparse.Namespace) -> int:
     ):
         if isinstance(outcome, BaseException):
             if telemetry is not None:
-                _close(telemetry, outcome)
+                telemetry.end(outcome)
             errors.append(str(outcome) if isinstance(outcome, AcpcError) else repr(outcome))
             continue
         summary = dataclasses.asdict(outcome)
-        counts = _close(telemetry, None, summary) if telemetry is not None else None
+        counts = {"telemetry": telemetry.end(None, summary)} if telemetry is not None else None
         if args.json:
             print(json.dumps({**where, **summary, **(counts or {})}))
         else:
@@ -210,46 +210,3 @@ def _telemetry(
         name = f"{name}@{where['dealer']}"
     describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
     return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)
-
-
-def _close(
-    telemetry: PlayerTelemetry, failure: BaseException | None, result: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The final status: ``finished`` with the summary, ``interrupted`` or ``failed``."""
-    from acpcbot.telemetry.codec import Status
-
-    body: dict[str, Any]
-    if failure is None:
-        status, body = Status.FINISHED, {"result": result}
-    elif isinstance(failure, KeyboardInterrupt):
-        status, body = Status.INTERRUPTED, {}
-    else:
-        status, body = Status.FAILED, {"error": str(failure) or type(failure).__name__}
-    return {"telemetry": telemetry.channel.told(telemetry.close(status, body))}
-
-
-def tcp_port(text: str) -> int:
-    """A TCP port, 1 .. 65535."""
-    port = int(text) if text.isascii() and text.isdigit() else -1
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
-    return port
-
-
-def zero_or_more(text: str) -> float:
-    """A number of seconds or milliseconds, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
-    return value
-
-
-def more_than_zero(text: str) -> float:
-    """A number of seconds, more than 0."""
-    value = zero_or_more(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value

@@ -30,11 +30,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from dealer.aivatreport import AivatReport
-    from dealer.logresults import LogsReport
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
@@ -107,9 +102,11 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
-    from dealer.aivatreport import aivat_json, aivat_lines
-    from dealer.logresults import report_json, report_lines, report_logs
-    from dealer.results import ResultsError
+    from agents.registry import known_strategies
+    from dealer.analysis import ResultsError, logs_png
+    from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
+    from dealer.analysis.logresults import report_json, report_lines, report_logs
+    from dealer.running import replace_file
 
     if args.tournament is not None or args.log is None:
         from acpcbot.cli.tournament import show_folder
@@ -127,9 +124,7 @@ def run(args: argparse.Namespace) -> int:
         side_by_side=args.side_by_side,
         strict=args.strict,
     )
-    aivat = None
-    if args.aivat:
-        aivat = _aivat(report, args.player)
+    aivat = report_aivat(report, args.player, known_strategies) if args.aivat else None
     if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
         # Names and paths come from files and the command line: print any of them, whatever
         # the terminal's encoding (as stderr does).
@@ -154,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
     if plot is not None:
-        write_bankroll(report, plot)
+        replace_file(plot, logs_png(report))
         print(f"acpcbot: bankroll curves in {plot}", file=sys.stderr)
     if args.strict and report.failed:
         logs = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
@@ -180,48 +175,3 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     if path.is_dir() or not path.parent.is_dir():
         raise AcpcError(f"cannot write the bankroll curves to {path}")
     return path
-
-
-def write_bankroll(report: LogsReport, path: Path) -> None:
-    """The bankroll curves of ``report``'s player, into ``path``."""
-    from dealer.bankrollplot import Curve, bankroll_png, pair_curve
-    from dealer.logresults import ReportKind
-    from dealer.resultfiles import replace_file
-    from dealer.stats import pair_sorted
-
-    player = report.halves[0].player
-    curves = [
-        Curve(f"log {i} ({log.name}, {half.player})", log.chips[half.player])
-        for i, (log, half) in enumerate(zip(report.logs, report.halves, strict=True), 1)
-    ]
-    pairs = None
-    opponent = report.halves[0].opponent
-    if report.kind is ReportKind.PAIR:
-        first, second = report.logs
-        samples, _ = pair_sorted(
-            first.hand_numbers, first.chips[player], second.hand_numbers, second.chips[player]
-        )
-        pairs = pair_curve(player, samples)
-        what = f"duplicate pair, {len(samples):,} pairs"
-    else:
-        what = "one log" if report.kind is ReportKind.SINGLE else "two logs, not combined"
-    header = report.logs[0].header
-    seed = f", seed {header.seed}" if header is not None else ""
-    title = f"{player} vs {opponent}: {what}{seed}"
-    replace_file(path, bankroll_png(title, player, report.big_blinds[0], curves, pairs))
-
-
-def _aivat(report: LogsReport, player: str | None) -> AivatReport:
-    """AIVAT over the logs of ``report`` (one log or a duplicate pair)."""
-    from dealer.aivatreport import aivat_logs
-    from dealer.logresults import ReportKind, game_of_log
-    from dealer.results import ResultsError
-
-    if report.kind is ReportKind.SIDE_BY_SIDE:
-        raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
-    from acpcbot.cli.oracles import oracles_of_names
-
-    plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
-    game = game_of_log(report.logs[0])
-    known = oracles_of_names(report.logs[0].seat_names, game)
-    return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=known)

@@ -34,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.errors import AcpcError
     from acpcbot.game import load_game
-    from dealer.logresults import game_of_log
-    from dealer.playedlog import read_log
-    from dealer.playerstats import PlayerStats, stats_json, stats_lines
+    from dealer.analysis import PlayerStats, game_of_log, read_log, stats_json, stats_lines
 
     logs = [read_log(path) for path in args.logs]
     games = [load_game(args.game) if args.game else game_of_log(log) for log in logs]

@@ -32,7 +32,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.match import hand_count, job_count, seed_value
+from acpcbot.cli.arguments import hand_count, job_count, seed_value
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "every pair of agents over K duplicate matches: crosstable and rankings (local or Dask)"
@@ -103,27 +103,25 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from acpcbot.cli.tournamentrun import (
+    from acpcbot.logconfig import configure_logging
+    from agents.registry import entrant
+    from dealer.running import (
         TournamentInterruptedError,
         TournamentRequest,
         TournamentRun,
+        Transport,
         run_tournament,
     )
-    from acpcbot.logconfig import configure_logging
-    from dealer.aivatreport import pooled_lines
-    from dealer.duplicate import Transport
-    from dealer.tournamentfolder import PLOT, RESULTS
-    from dealer.tournamentreport import report_lines
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")
     request = TournamentRequest(
-        tuple(args.agents),
+        tuple(entrant(spec) for spec in args.agents),
         args.out,
         hands=args.hands,
         seeds=args.seeds,
         seed=args.seed,
-        vs=args.vs,
+        vs=entrant(args.vs) if args.vs is not None else None,
         game=args.game,
         transport=Transport(args.transport),
         jobs=args.jobs,
@@ -138,23 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"acpcbot: {text}", file=sys.stderr, flush=True)
 
     def show(run: TournamentRun) -> None:
-        if args.json:
-            print(json.dumps(run.json(), indent=2))
-            return
-        print("\n".join(report_lines(run.report)))
-        if run.aivat:
-            print("\n".join(pooled_lines(run.aivat)))
-        rate = run.hands / max(run.seconds, 1e-9)
-        print(
-            f"played {run.played} match{'es' if run.played != 1 else ''} ({run.reused} kept "
-            "from an earlier run) in "
-            f"{run.seconds:.1f} s on {run.executor} ({rate:,.0f} hands/s); "
-            f"results in {args.out / RESULTS}" + (f", {args.out / PLOT}" if args.plot else "")
-        )
-        if run.telemetry is not None:
-            from acpcbot.telemetry.channel import told_text
-
-            print(told_text(run.telemetry))
+        print(json.dumps(run.json(), indent=2) if args.json else "\n".join(run.text()))
 
     try:
         run = run_tournament(request, say=say)
@@ -172,9 +154,9 @@ def show_folder(args: argparse.Namespace) -> int:
     """``acpcbot results --tournament DIR``: the results rebuilt from DIR's files."""
     import json
 
-    from acpcbot.cli.tournamentrun import need_matplotlib, write_plot
     from acpcbot.errors import AcpcError
-    from dealer.tournamentreport import read_report, report_json, report_lines
+    from acpcbot.extras import need_matplotlib
+    from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 
     if args.tournament is None:
         raise AcpcError("give a log, the two logs of a duplicate pair, or --tournament DIR")
@@ -190,11 +172,11 @@ def show_folder(args: argparse.Namespace) -> int:
             raise AcpcError(f"{flag} is for logs, not for --tournament")
     if args.plot:
         need_matplotlib()
-    report = read_report(args.tournament)
+    report = read_tournament(args.tournament)
     if args.json:
-        print(json.dumps(report_json(report), indent=2))
+        print(json.dumps(tournament_json(report), indent=2))
     else:
-        print("\n".join(report_lines(report)))
+        print("\n".join(tournament_lines(report)))
     if args.plot:
         path = write_plot(report, args.tournament)
         print(f"acpcbot: heatmap in {path}", file=sys.stderr)

@@ -15,14 +15,14 @@ so that importing a submodule such as ``defaults`` stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acpcbot.client.defaults import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_READ_TIMEOUT,
     VERSION_LINE,
 )
+from acpcbot.faces import lazy_names
 
 if TYPE_CHECKING:
     from acpcbot.client.session import MatchSummary, play_match
@@ -35,10 +35,8 @@ __all__ = [
     "play_match",
 ]
 
-_LAZY = {"MatchSummary", "play_match"}
+_NAMES = {"acpcbot.client.session": ("MatchSummary", "play_match")}
+"""Where each name of ``__all__`` not imported above lives (imported when first used)."""
 
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module("acpcbot.client.session"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
+    __getattr__ = lazy_names(__name__, _NAMES)

@@ -30,7 +30,7 @@ from typing import Any
 __all__ = ["Z95", "MatchProgress", "RunningMatch", "RunningSums", "eta_text"]
 
 Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval (``dealer.stats.Z95``: the core cannot
+"""The normal quantile of a two-sided 95% interval (``dealer.analysis.stats.Z95``: the core cannot
 import the dealer)."""
 
 

@@ -34,7 +34,7 @@ class StateLines:
     """Every position's current ``MATCHSTATE`` line (bytes, no line ending).
 
     ``layout`` and ``full_field`` are the deal's cards field and where its pieces are (the
-    dealer has both from :class:`~dealer.dealing.DealStream`); without them they are
+    dealer has both from :class:`~dealer.referee.dealing.DealStream`); without them they are
     worked out here.
     """
 

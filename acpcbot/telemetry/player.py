@@ -66,3 +66,18 @@ class PlayerTelemetry:
     def close(self, status: Status, body: Mapping[str, Any]) -> PublisherStats:
         """The last progress and the final status."""
         return self.channel.close(status, body, last_progress=self.progress())
+
+    def end(
+        self, failure: BaseException | None, result: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Publish how the match ended: ``finished`` with ``result``, ``interrupted``
+        (Ctrl-C) or ``failed`` (``failure``); what became of the messages
+        (:meth:`~acpcbot.telemetry.channel.Channel.told`)."""
+        body: dict[str, Any]
+        if failure is None:
+            status, body = Status.FINISHED, {"result": result}
+        elif isinstance(failure, KeyboardInterrupt):
+            status, body = Status.INTERRUPTED, {}
+        else:
+            status, body = Status.FAILED, {"error": str(failure) or type(failure).__name__}
+        return self.channel.told(self.close(status, body))

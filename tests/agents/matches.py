@@ -8,9 +8,9 @@ from pathlib import Path
 from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
 from acpcbot.protocol.logfile import LogHeader
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee.config import MatchConfig
+from dealer.referee.inprocess import play_in_process
+from dealer.referee.referee import Referee
 
 
 class LogInMemory:

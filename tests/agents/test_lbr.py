@@ -18,7 +18,7 @@ from agents.base import Agent
 from agents.dpp.enumeration import best_response_value
 from agents.errors import AgentOptionError, NoFixedStrategyError
 from agents.lbr import LocalBestResponse
-from agents.registry import create_agent
+from agents.registry import create_agent, entrant, lbr_against
 from tests.leduc import (
     LEDUC,
     ChooserOf,
@@ -107,9 +107,11 @@ def test_lbr_plays_its_exact_value_and_repeats(
 def test_lbr_comes_near_the_best_response_to_the_trivial_bots(
     tmp_path: Path, opponent: str, best: float
 ) -> None:
-    from acpcbot.cli.matchrun import MatchRequest, run_match
+    from dealer.running import MatchRequest, run_match
 
-    request = MatchRequest(f"lbr:opponent={opponent}", opponent, hands=250, seed=7, out=tmp_path)
+    request = MatchRequest(
+        lbr_against(opponent), entrant(opponent), hands=250, seed=7, out=tmp_path
+    )
     match = run_match(request)
     assert match.run.pair is not None
     e = match.run.pair.estimate

@@ -20,9 +20,9 @@ from acpcbot.game import bundled_game
 from acpcbot.logconfig import configure_logging
 from acpcbot.player import MatchInfo
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee.config import MatchConfig
+from dealer.referee.inprocess import play_in_process
+from dealer.referee.referee import Referee
 
 MATCHES = [
     ("plicas", "always-raise"), ("plicas", "always-call"), ("plicas-static", "example"),

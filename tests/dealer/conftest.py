@@ -8,9 +8,9 @@ from pathlib import Path
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game, parse_game
 from acpcbot.protocol.logfile import parse_header, parse_score_line
-from dealer.config import MatchConfig
-from dealer.matchlog import MatchLog
-from dealer.referee import Referee
+from dealer.referee.config import MatchConfig
+from dealer.referee.matchlog import MatchLog
+from dealer.referee.referee import Referee
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ def game_of_log(path: Path) -> Game:
     return bundled_game(NOLIMIT_HOLDEM if "nolimit" in path.name else LIMIT_HOLDEM)
 
 
-def engine_for_log(path: Path, buffer: io.BytesIO) -> Referee:
-    """An engine set up like the reference run that wrote ``path`` (header, seed, names),
+def referee_for_log(path: Path, buffer: io.BytesIO) -> Referee:
+    """An referee set up like the reference run that wrote ``path`` (header, seed, names),
     writing its own log to ``buffer``."""
     lines = path.read_text().splitlines()
     header = parse_header(lines[:4])

@@ -63,8 +63,9 @@ def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
 
 
 def test_help_loads_neither_mqtt_nor_plotting() -> None:
-    """``--help`` stays fast: aiomqtt, paho-mqtt, matplotlib and the dealer are loaded
-    only by the commands and options that use them."""
+    """``--help`` stays fast: aiomqtt, paho-mqtt, matplotlib, numpy, numba, the agents and
+    the dealer are loaded only by the commands and options that use them (the packages' faces
+    load their names when first used)."""
     code = (
         "import sys\n"
         "from acpcbot.cli import build_parser\n"
@@ -75,7 +76,7 @@ def test_help_loads_neither_mqtt_nor_plotting() -> None:
         "    except SystemExit:\n"
         "        pass\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('aiomqtt', 'paho', 'matplotlib', 'rich', 'dealer', 'agents')))"
+        "('aiomqtt', 'paho', 'matplotlib', 'rich', 'numpy', 'numba', 'dealer', 'agents')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, *COMMANDS],

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import pytest
 
-from dealer.results import read_log
+from dealer.analysis.playedlog import read_log
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 WAITS = re.compile(r"acpcbot: half (\d) waits on \S+ for (\S+) \(agent seed \d+\) on port (\d+), ")

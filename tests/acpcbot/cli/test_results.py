@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acpcbot.cli import main
-from tests.dealer.test_playedlog import LOG, damaged_logs
+from tests.dealer.analysis.test_playedlog import LOG, damaged_logs
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 SEED42 = "limit2p.seed42.n1000.Alice-Bob.log"

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from acpcbot.progress.running import Z95, RunningMatch
-from dealer.stats import Z95 as DEALER_Z95
-from dealer.stats import estimate, pair_samples
+from dealer.analysis.stats import Z95 as DEALER_Z95
+from dealer.analysis.stats import estimate, pair_samples
 
 
 def test_the_same_quantile_as_the_dealer() -> None:

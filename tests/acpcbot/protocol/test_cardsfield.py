@@ -6,7 +6,7 @@ import pytest
 
 from acpcbot.game import Game, bundled_game
 from acpcbot.protocol.matchstate import format_cards_field
-from dealer.dealing import DealStream
+from dealer.referee.dealing import DealStream
 from tests.dealer.conftest import LEDUC_LIKE, THREE_PLAYERS
 
 

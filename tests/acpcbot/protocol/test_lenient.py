@@ -18,7 +18,7 @@ from acpcbot.protocol.lenient import (
 )
 from acpcbot.protocol.statelines import StateLines
 from acpcbot.rules import HandState
-from dealer.dealing import DealStream
+from dealer.referee.dealing import DealStream
 
 DEAL = Deal((parse_cards("7d3d"), parse_cards("2hAc")), parse_cards("5sKs7s9s6h"))
 

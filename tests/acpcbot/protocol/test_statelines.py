@@ -9,7 +9,7 @@ from acpcbot.game import Game
 from acpcbot.protocol.matchstate import format_match_state, view_of
 from acpcbot.protocol.statelines import StateLines
 from acpcbot.rules import HandState
-from dealer.dealing import DealStream
+from dealer.referee.dealing import DealStream
 from tests.dealer.conftest import THREE_PLAYERS
 
 

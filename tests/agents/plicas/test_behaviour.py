@@ -16,9 +16,9 @@ from agents.plicas.model import PRIOR
 from agents.plicas.riversearch import MIX_WIDTH
 from agents.plicas.situation import Situation
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee.config import MatchConfig
+from dealer.referee.inprocess import play_in_process
+from dealer.referee.referee import Referee
 
 
 def play(opponent: str, hands: int, seed: int = 3, options: str = "") -> Plicas:

@@ -18,9 +18,9 @@ from agents.plicas.instrumented import (
     plicas_config,
 )
 from agents.registry import create_agent
-from dealer.config import MatchConfig
-from dealer.inprocess import play_in_process
-from dealer.referee import Referee
+from dealer.referee.config import MatchConfig
+from dealer.referee.inprocess import play_in_process
+from dealer.referee.referee import Referee
 
 HANDS = 40
 

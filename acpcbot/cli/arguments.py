@@ -1,0 +1,101 @@
+"""The argument types of the commands: each turns a command-line word into a value or an
+argparse error naming what is wrong.
+
+>>> hand_count("2000"), seed_value("42"), port_list("18791,0")
+(2000, 42, (18791, 0))
+>>> tcp_port("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: not a TCP port: '0'
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = [
+    "hand_count",
+    "job_count",
+    "more_than_zero",
+    "port_list",
+    "seconds",
+    "seed_value",
+    "tcp_port",
+    "zero_or_more",
+]
+
+
+def hand_count(text: str) -> int:
+    """A positive whole number of hands."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text}")
+    return value
+
+
+def job_count(text: str) -> int:
+    """A positive number of processes."""
+    return hand_count(text)
+
+
+def seed_value(text: str) -> int:
+    """A seed, 0 .. 2**32 - 1 like the dealer's."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"seeds are 0 .. 4294967295: {text}")
+    return value
+
+
+def port_list(text: str) -> tuple[int, ...]:
+    """Comma-separated TCP ports, each 0 (any) to 65535."""
+    ports = []
+    for part in text.split(","):
+        port = part.strip()
+        if not (port.isascii() and port.isdigit() and int(port) < 65536):
+            raise argparse.ArgumentTypeError(f"not a TCP port: {port!r}")
+        ports.append(int(port))
+    return tuple(ports)
+
+
+def tcp_port(text: str) -> int:
+    """A TCP port, 1 .. 65535."""
+    port = int(text) if text.isascii() and text.isdigit() else -1
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
+    return port
+
+
+def seconds(text: str) -> float:
+    """A number of seconds (negative: for ever), up to about 24 days."""
+    value = _number(text)
+    if not abs(value) <= 2_000_000:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
+    return value
+
+
+def zero_or_more(text: str) -> float:
+    """A number of seconds or milliseconds, 0 or more."""
+    value = _number(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def more_than_zero(text: str) -> float:
+    """A number of seconds, more than 0."""
+    value = zero_or_more(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value

@@ -1,0 +1,83 @@
+"""Analysing logs: what a match's ``.log`` files say, ours or the reference dealer's.
+
+* Reading: :func:`read_log` (:mod:`.playedlog`: a log streamed and checked line by line
+  into its results; :class:`LogError` for anything wrong), the ``STATE`` lines for readers
+  of whole hands (:mod:`.loglines`), every hand of several logs with its game
+  (:func:`logged_hands`, :mod:`.loghands`: ``acpcbot infogain`` reads its logs so), whether
+  two logs are a duplicate pair (:mod:`.twins`).
+* Results: one player's winnings over a log or a duplicate pair (:mod:`.results`), with their
+  mbb/g and 95% confidence interval (:mod:`.stats`); what ``acpcbot results`` computes and
+  prints (:func:`report_logs`, :mod:`.logresults`).
+* AIVAT: winnings with the luck taken out (:mod:`.aivat`, :mod:`.aivatreport`, its value
+  function's table :mod:`.aivatvalue`). Not listed here: it loads numba, and importing this
+  package stays cheap; import them from their modules.
+* Tournaments: a crosstable pooled over seeds (:mod:`.crosstable`) and the ACPC's rankings
+  (:mod:`.rankings`). Players' statistics (:mod:`.playerstats`). Pictures (matplotlib, the
+  ``plot`` extra): bankroll curves (:mod:`.bankrollplot`) and a crosstable's heatmap
+  (:mod:`.crosstableplot`).
+
+This package may use the referee's file formats (:mod:`dealer.referee`), never the runners
+(:mod:`dealer.running`): a contract in ``pyproject.toml``.
+
+>>> import io
+>>> from pathlib import Path
+>>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
+...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\n")
+>>> log = read_log_stream(Path("m.log"), io.BytesIO(data))
+>>> result = log_result(log, big_blind=10)
+>>> result.player, result.hands, result.chips, result.estimate.mbb_per_game
+('A', 2, 10.0, 500.0)
+"""
+
+from dealer.analysis.bankrollplot import bankroll_png, logs_png
+from dealer.analysis.crosstable import Crosstable, pool
+from dealer.analysis.crosstableplot import heatmap_png
+from dealer.analysis.loghands import LoggedHand, logged_hands
+from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log, report_logs
+from dealer.analysis.playedlog import LogError, PlayedLog, read_log, read_log_stream
+from dealer.analysis.playerstats import PlayerStats, stats_json, stats_lines
+from dealer.analysis.rankings import Placing, instant_runoff, total_bankroll
+from dealer.analysis.results import (
+    HalfResult,
+    PairResult,
+    ResultsError,
+    duplicate_result,
+    log_result,
+)
+from dealer.analysis.stats import Z95, Estimate, estimate, pair_sorted, to_mbb
+from dealer.analysis.twins import twin_differences
+
+__all__ = [
+    "Z95",
+    "Crosstable",
+    "Estimate",
+    "HalfResult",
+    "LogError",
+    "LoggedHand",
+    "LogsReport",
+    "PairResult",
+    "Placing",
+    "PlayedLog",
+    "PlayerStats",
+    "ReportKind",
+    "ResultsError",
+    "bankroll_png",
+    "duplicate_result",
+    "estimate",
+    "game_of_log",
+    "heatmap_png",
+    "instant_runoff",
+    "log_result",
+    "logged_hands",
+    "logs_png",
+    "pair_sorted",
+    "pool",
+    "read_log",
+    "read_log_stream",
+    "report_logs",
+    "stats_json",
+    "stats_lines",
+    "to_mbb",
+    "total_bankroll",
+    "twin_differences",
+]

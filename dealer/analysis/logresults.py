@@ -1,0 +1,249 @@
+"""Results from finished match logs: what ``acpcbot results`` computes and prints.
+
+One log gives a player's (seat 1's by default) results over its hands. Two logs are combined
+only when they are a duplicate pair (:mod:`dealer.analysis.twins`); else that is an error naming
+every difference, unless they are asked for side by side, each on its own. Every log's ``SCORE``
+line is checked against its ``STATE`` lines: a disagreement, and a last line cut while it was
+written, are warnings; under ``strict`` a log that does not end in an agreeing ``SCORE`` line
+fails.
+
+The big blind comes from the game a log's header names: a file of that name beside the log,
+else in the current folder, else the bundled game of that name. Such a file is read only if
+it is a regular file of at most :data:`MAX_GAME_BYTES` (:mod:`acpcbot.smallfile`): a header can
+name anything, ``/dev/zero`` or a FIFO included.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from acpcbot.errors import GameDefinitionError
+from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
+from acpcbot.protocol.matchstate import clip_line
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
+from dealer.analysis.playedlog import PlayedLog, read_log
+from dealer.analysis.results import (
+    HalfResult,
+    PairResult,
+    ResultsError,
+    duplicate_result,
+    half_json,
+    half_line,
+    log_result,
+    pair_json,
+    pair_line,
+)
+from dealer.analysis.twins import labels, twin_differences
+
+__all__ = [
+    "MAX_GAME_BYTES",
+    "LogsReport",
+    "ReportKind",
+    "big_blind_of",
+    "game_named",
+    "game_of_log",
+    "report_json",
+    "report_lines",
+    "report_logs",
+]
+
+MAX_GAME_BYTES = 1024 * 1024
+"""The largest game file read (a ``.game`` file is a few hundred bytes)."""
+
+
+class ReportKind(enum.Enum):
+    """What the logs were read as."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    SIDE_BY_SIDE = "side-by-side"
+
+
+@dataclass(frozen=True)
+class LogsReport:
+    """The results of one or two logs with their checks and warnings."""
+
+    kind: ReportKind
+    logs: tuple[PlayedLog, ...]
+    big_blinds: tuple[int, ...]
+    """Per log."""
+    halves: tuple[HalfResult, ...]
+    """Per log: the player's results in it."""
+    pair: PairResult | None
+    """Over the pairs (:attr:`ReportKind.PAIR` only)."""
+    not_a_pair: tuple[str, ...]
+    """Side by side: why the two logs are not a duplicate pair (empty if they are)."""
+    checks: tuple[str, ...]
+    """Per log: how its ``SCORE`` line compares with its ``STATE`` lines."""
+    warnings: tuple[str, ...]
+    failed: int
+    """Logs that do not end in a ``SCORE`` line agreeing with their ``STATE`` lines."""
+
+
+def report_logs(
+    paths: Sequence[Path],
+    *,
+    big_blind: int | None = None,
+    player: str | None = None,
+    side_by_side: bool = False,
+    strict: bool = False,
+) -> LogsReport:
+    """Read one or two logs and compute their results (see the module's docstring)."""
+    if not 1 <= len(paths) <= 2:
+        raise ResultsError("give one log, or the two logs of a duplicate pair")
+    if side_by_side and len(paths) != 2:
+        raise ResultsError("--side-by-side needs two logs")
+    logs = tuple(read_log(path) for path in paths)
+    pair = None
+    not_a_pair: tuple[str, ...] = ()
+    if len(logs) == 1:
+        kind = ReportKind.SINGLE
+        blinds: tuple[int, ...] = (big_blind or big_blind_of(logs[0]),)
+        halves: tuple[HalfResult, ...] = (log_result(logs[0], blinds[0], player),)
+    else:
+        first, second = logs
+        not_a_pair = tuple(twin_differences(first, second, game_of_log))
+        if side_by_side:
+            kind = ReportKind.SIDE_BY_SIDE
+            blinds = tuple(big_blind or big_blind_of(log) for log in logs)
+            name = player or first.seat_names[0]
+            other = name if name in second.chips or player else second.seat_names[0]
+            halves = (log_result(first, blinds[0], name), log_result(second, blinds[1], other))
+        elif not_a_pair:
+            a, b = labels(first, second)
+            raise ResultsError(
+                f"{a} and {b} are not a duplicate pair: "
+                f"{'; '.join(not_a_pair)}; give --side-by-side for each log's results on its own"
+            )
+        else:
+            kind = ReportKind.PAIR
+            blinds = (big_blind or big_blind_of(first),) * 2
+            pair = duplicate_result(first, second, blinds[0], player)
+            halves = pair.halves
+    checks, warnings, failed = _checks(logs, strict)
+    return LogsReport(kind, logs, blinds, halves, pair, not_a_pair, checks, warnings, failed)
+
+
+def _checks(
+    logs: Sequence[PlayedLog], strict: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    checks: list[str] = []
+    warnings: list[str] = []
+    failed = 0
+    for log in logs:
+        if log.cut_line is not None:
+            warnings.append(
+                f"{log.where}:{log.cut_line}: the last line is cut short (the log was cut while "
+                f"being written); the {log.hands} complete hands before it are counted"
+            )
+        agrees = log.score_agrees()
+        if agrees is None:
+            check = f"{log.where}: no SCORE line (the match did not finish)"
+            if strict:
+                warnings.append(check)
+        elif agrees:
+            check = f"{log.where}: {log.score} agrees with the STATE lines"
+        else:
+            check = (
+                f"{log.where}: {log.score} disagrees with the STATE lines, which sum to "
+                f"{log.totals_text()}"
+            )
+            warnings.append(check)
+        checks.append(check)
+        failed += not agrees or log.cut_line is not None
+    return tuple(checks), tuple(warnings), failed
+
+
+def report_lines(report: LogsReport) -> list[str]:
+    """The report as people read it."""
+    if report.kind is ReportKind.SINGLE:
+        lines = [half_line(report.halves[0])]
+    elif report.kind is ReportKind.PAIR:
+        assert report.pair is not None
+        lines = [
+            f"half {i} ({log.name}): {half_line(half)}"
+            for i, (log, half) in enumerate(zip(report.logs, report.halves, strict=True), 1)
+        ]
+        lines.append(pair_line(report.pair))
+    else:
+        lines = [
+            f"log {i} ({log.name}): {half_line(half)}"
+            for i, (log, half) in enumerate(zip(report.logs, report.halves, strict=True), 1)
+        ]
+        if report.not_a_pair:
+            lines.append(f"not a duplicate pair, not combined: {'; '.join(report.not_a_pair)}")
+        else:
+            lines.append("a duplicate pair, shown side by side as asked (not combined)")
+    return lines + list(report.checks)
+
+
+def report_json(report: LogsReport) -> dict[str, Any]:
+    """The report as JSON (the keys of earlier versions kept)."""
+    data: dict[str, Any]
+    if report.kind is ReportKind.SINGLE:
+        data = half_json(report.halves[0])
+        data["big_blind"] = report.big_blinds[0]
+    elif report.kind is ReportKind.PAIR:
+        assert report.pair is not None
+        data = {**pair_json(report.pair), "duplicate": True, "big_blind": report.big_blinds[0]}
+    else:
+        data = {
+            "duplicate": False,
+            "not_a_pair": list(report.not_a_pair),
+            "logs": [
+                {**half_json(half), "big_blind": blind}
+                for half, blind in zip(report.halves, report.big_blinds, strict=True)
+            ],
+        }
+    data["checks"] = list(report.checks)
+    data["warnings"] = list(report.warnings)
+    return data
+
+
+def game_of_log(log: PlayedLog) -> Game:
+    """The game a log's header names: the first of a file of that name beside the log, one
+    in the current folder, or the bundled game of that name."""
+    if log.header is None:
+        raise ResultsError(f"{log.where} has no header naming its game; give --big-blind")
+    return game_named(log.header.game_path, log.path, "give --big-blind")
+
+
+def game_named(name: str, log: Path, advice: str) -> Game:
+    """The game ``name`` that the header of the log at ``log`` names: a file of that name
+    beside the log, else in the current folder, else the bundled game of that name; a
+    :class:`ResultsError` that says why not and ends in ``advice`` otherwise."""
+    candidates = dict.fromkeys([log.parent / name, Path(name), Path(Path(name).name)])
+    for candidate in candidates:
+        try:
+            data = read_small_file(candidate, limit=MAX_GAME_BYTES)
+        except MissingFileError:
+            continue
+        except FileRefusedError as exc:
+            raise _no_game(name, log, str(exc), advice) from None
+        try:
+            return parse_game(data.decode("latin-1"), source=str(candidate))
+        except GameDefinitionError as exc:
+            raise _no_game(name, log, str(exc), advice) from None
+    if Path(name).name in BUNDLED_GAMES:
+        return bundled_game(Path(name).name)
+    why = "no such file beside the log, here or among the bundled games"
+    raise _no_game(name, log, why, advice)
+
+
+def _no_game(name: str, log: Path, why: str, advice: str) -> ResultsError:
+    game = clip_line(name, 80)
+    return ResultsError(f"cannot read the game {game!r} of {shown_path(log)}: {why}; {advice}")
+
+
+def big_blind_of(log: PlayedLog) -> int:
+    """The big blind of the game a log names."""
+    blind = game_of_log(log).big_blind
+    if blind <= 0:
+        assert log.header is not None
+        game = clip_line(log.header.game_path, 80)
+        raise ResultsError(f"the game {game!r} of {log.where} has no big blind; give --big-blind")
+    return blind

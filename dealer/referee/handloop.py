@@ -1,0 +1,171 @@
+"""Every hand of a TCP match, state by state: the reference's ``gameLoop``, blocking.
+
+After every action each seat is sent its view (seat 1 first), and at the end of the hand
+its final view, as the reference does; the acting seat's reply is read with the
+reference's lenient rules (:mod:`acpcbot.protocol.lenient`) and time limits
+(:mod:`dealer.referee.timing`).
+With ``hold_idle`` the writes to a seat that is not about to act are held and go out with
+the next write to it (the next time it is asked to act), at the latest when the match
+ends: every seat still receives every byte, in order, but is spared a wake-up per state.
+
+The loop runs on blocking sockets (:class:`~dealer.referee.blockingseat.BlockingSeat`), in a
+thread of its own (see :mod:`dealer.referee.server`): per action one ``send`` and one ``recv``.
+Every failure ends in :class:`~dealer.referee.faults.MatchAbortedError` naming the seat: a
+timeout, a disconnect, or in strict mode a bad reply.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from acpcbot.actions import Action
+from acpcbot.protocol.lenient import ReplyKind, Request, read_reply
+from acpcbot.protocol.statelines import StateLines
+from dealer.referee.blockingseat import BlockingSeat
+from dealer.referee.faults import seat_error
+from dealer.referee.referee import Referee
+from dealer.referee.seat import SeatGoneError
+from dealer.referee.timing import now_us, waited
+from dealer.referee.transcript import Transcript, stamp
+
+CRLF = b"\r\n"
+
+
+class HandLoop:
+    """Plays the referee's remaining hands with the connected seats."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        seats: Sequence[BlockingSeat],
+        reporter: Transcript,
+        response_s: float,
+        last_sent_us: int,
+        *,
+        hold_idle: bool = False,
+    ) -> None:
+        self.referee = referee
+        self.hold_idle = hold_idle
+        self.seats = list(seats)
+        self.reporter = reporter
+        self._response_s = response_s
+        self.last_sent_us = last_sent_us
+        self._verbose = not reporter.quiet
+
+    def play(self) -> str:
+        """Play every remaining hand and return the ``SCORE`` line; the seats are let go
+        of (their queued states sent if possible) whatever happens."""
+        try:
+            referee = self.referee
+            while not referee.match_over:
+                self._play_hand()
+            self.reporter.verbose(f"FINISHED at {stamp(self.last_sent_us)}")
+            return referee.finish_match()
+        finally:
+            self.reporter.flush()
+            for seat in self.seats:
+                seat.close()
+
+    def interrupt(self) -> None:
+        """Make :meth:`play` (in another thread) end soon with an error: every seat's
+        connection is shut down."""
+        for seat in self.seats:
+            seat.shut_down()
+
+    def _play_hand(self) -> None:
+        # Hot path (every action): locals, and the reporter only when it is not quiet.
+        referee = self.referee
+        hand = referee.hand
+        deal = referee.deal
+        lines = StateLines(hand, deal, referee.cards_layout, referee.dealt.full_field)
+        seats = self.seats
+        count = len(seats)
+        button = referee.player0_seat
+        while not hand.finished:
+            position = hand.current_player
+            acting = (position + button) % count
+            views = [lines.line((seat - button) % count) for seat in range(count)]
+            for seat in range(count):
+                seats[seat].queue(views[seat] + CRLF)
+            if self._verbose:
+                for seat in range(count):
+                    self.reporter.sent(seat, now_us(), views[seat] + CRLF)
+                self.reporter.flush()
+            if self.hold_idle:
+                self._send(acting)
+            else:
+                for seat in range(count):
+                    self._send(seat)
+            self.last_sent_us = sent_us = now_us()
+            request = Request(position, hand, deal, views[acting])
+            action = self._read_action(acting, request, sent_us)
+            lines.record(action)
+        self._end_hand(lines)
+
+    def _send(self, seat: int) -> None:
+        try:
+            self.seats[seat].flush()
+        except SeatGoneError as exc:
+            raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
+
+    def _read_action(self, seat: int, request: Request, sent_us: int) -> Action:
+        """Read the acting seat's lines until one is an action; apply it."""
+        referee = self.referee
+        connection = self.seats[seat]
+        waited_from = sent_us
+        deadline = time.monotonic() + self._response_s
+        while True:
+            got = connection.next_line(deadline)
+            if got is None:
+                why = waited(waited_from, self._response_s)
+                raise seat_error(seat, "could not get action from {seat}", why)
+            line, terminated = got
+            received_us = now_us()
+            if self._verbose:
+                self.reporter.received(seat, received_us, line, terminated)
+            reply = read_reply(line, terminated, request)
+            kind = reply.kind
+            if kind is not ReplyKind.ACTION:  # the next line has a time limit of its own
+                waited_from = received_us
+                deadline = time.monotonic() + self._response_s
+            if kind is ReplyKind.COMMENT:
+                continue
+            if not referee.times.charge(seat, sent_us, received_us):
+                raise seat_error(seat, "{seat} ran out of time")
+            if kind is not ReplyKind.ACTION:
+                if referee.config.strict:
+                    why = f"{kind.value}: {line.decode('latin-1')!r}"
+                    raise seat_error(seat, f"{{seat}} sent a bad reply (--strict): {why}")
+                self.reporter.warning(kind.value)
+                self.reporter.flush()
+                continue
+            return referee.take(
+                reply.action,
+                unknown=reply.unknown,
+                trailing=reply.trailing,
+                line=line.decode("latin-1"),
+                sent_us=sent_us,
+                received_us=received_us,
+            )
+
+    def _end_hand(self, lines: StateLines) -> None:
+        referee = self.referee
+        reporter = self.reporter
+        verbose = self._verbose
+        referee.finish_hand()
+        for seat, connection in enumerate(self.seats):
+            data = lines.line(referee.position_of(seat)) + CRLF
+            connection.queue(data)
+            if verbose:
+                reporter.sent(seat, now_us(), data)
+        if not self.hold_idle:  # else each goes out with the seat's next write
+            for seat in range(len(self.seats)):
+                self._send(seat)
+        self.last_sent_us = now_us()
+        if verbose and referee.hand_number % 100 == 0:
+            for seat in range(len(self.seats)):
+                used = referee.times.match_used[seat] // 1_000_000
+                reporter.verbose(f"Seconds cumulatively spent in match for seat {seat}: {used}")
+        reporter.flush()
+        referee.next_hand()

@@ -1,0 +1,498 @@
+"""Running a duplicate match between two entrants: the one code path every caller uses.
+
+``acpcbot match``, ``acpcbot lbr``, a tournament's tasks (:mod:`dealer.running.tasks`, on any
+executor) and the scripts describe a match as a :class:`MatchRequest` of two
+:class:`~acpcbot.player.Entrant` s (the command line makes them from agent specs with
+``agents.registry.entrant``) and call :func:`run_match`, which
+
+1. checks everything before it writes a file: the numbers, the game, that each agent can
+   play the game (each is created and told that a match begins), the names the logs will
+   hold, and the output folder;
+2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
+   match runs, refused when it holds another match unless ``force``;
+3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
+   independent: the logs are byte-identical to playing them one after the other here),
+   feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
+   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process;
+4. writes ``summary.json`` (atomically) as the match starts (``"status": "running"``) and
+   ends: ``finished``, ``failed`` (an agent that raised in-process, a broken connection)
+   or ``interrupted`` (Ctrl-C), the last two with the hands played so far and their
+   results; with ``plot`` it draws ``bankroll.png``, and with ``mqtt`` it publishes the
+   final status and adds what became of the messages (``telemetry``) to the summary. A
+   failed match raises :class:`MatchFailedError`, an interrupted one
+   :class:`MatchInterruptedError`, each after its summary is written.
+
+With ``aivat`` every decision's probabilities are recorded beside each log
+(:mod:`dealer.referee.decisionlog`) and the AIVAT estimate (:mod:`dealer.analysis.aivat`) joins
+the plain one: ``aivat`` in ``summary.json``, a line in the text.
+
+The first Ctrl-C stops every half after the hand it is playing; a second one stops at once.
+See :mod:`dealer.running` for an example.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from acpcbot.errors import AcpcError
+from acpcbot.extras import need_matplotlib, need_mqtt
+from acpcbot.game import LIMIT_HOLDEM, Game, load_game
+from acpcbot.logconfig import get_logger
+from acpcbot.player import Entrant, MatchInfo
+from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.progress.monitor import MatchMonitor
+from acpcbot.progress.running import RunningMatch
+from acpcbot.telemetry.url import BrokerAddress
+from dealer.analysis.aivat import pair_of
+from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
+from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
+from dealer.analysis.playedlog import read_log
+from dealer.referee.decisionlog import decisions_path
+from dealer.running.duplicate import (
+    DuplicatePlan,
+    DuplicateRun,
+    Listening,
+    MatchStatus,
+    Transport,
+    derived_seed,
+    duplicate_run,
+)
+from dealer.running.halves import AfterHalf, Halves
+from dealer.running.matchfolder import MatchFolder, check_path
+from dealer.running.resultfiles import replace_file
+from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
+
+__all__ = [
+    "AfterHalf",
+    "MatchFailedError",
+    "MatchInterruptedError",
+    "MatchRequest",
+    "MatchRun",
+    "check_match",
+    "default_jobs",
+    "run_match",
+]
+
+log = get_logger("match")
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class MatchRequest:
+    """A duplicate match to play, as its callers describe it."""
+
+    agent_a: Entrant
+    """The agent results are given for."""
+    agent_b: Entrant
+    hands: int = 1000
+    """Hands per half."""
+    seed: int = 0
+    """The dealer's card seed."""
+    seed_a: int | None = None
+    """Agent A's seed (``None``: derived from :attr:`seed`)."""
+    seed_b: int | None = None
+    game: str = LIMIT_HOLDEM
+    """A ``.game`` file or the name of a bundled game."""
+    transport: Transport = Transport.INPROCESS
+    duplicate: bool = True
+    out: Path | None = None
+    """The results folder (``None``: ``./`` + the match's name)."""
+    force: bool = False
+    """Replace another match found in :attr:`out`."""
+    jobs: int | None = None
+    """Halves played at once, each in a process of its own (``None``: the cores)."""
+    progress: bool | Show = False
+    """The progress line on stderr: ``True`` (or :attr:`Show.TERMINAL`) when it is a
+    terminal, :attr:`Show.ALWAYS` also in plain lines elsewhere, ``False`` never."""
+    mqtt: BrokerAddress | None = None
+    """Publish the match's status and progress to this MQTT broker."""
+    mqtt_hands: bool = False
+    """With :attr:`mqtt`, publish every hand too."""
+    plot: bool = False
+    """Draw the bankroll curves into the match's folder (:data:`PLOT`)."""
+    listening: Listening | None = None
+    """With :attr:`Transport.REMOTE`: where the halves listen for their players (127.0.0.1
+    and ports chosen by the system by default)."""
+    aivat: bool = False
+    """Record every decision's probabilities beside the logs and add the AIVAT estimate."""
+
+    @property
+    def entrants(self) -> tuple[Entrant, Entrant]:
+        return (self.agent_a, self.agent_b)
+
+    @property
+    def agent_seeds(self) -> tuple[int, int]:
+        return (
+            self.seed_a if self.seed_a is not None else derived_seed(self.seed, 0),
+            self.seed_b if self.seed_b is not None else derived_seed(self.seed, 1),
+        )
+
+    def plan(self) -> DuplicatePlan:
+        """The match as the dealer plays it."""
+        return DuplicatePlan(
+            agents=(self.agent_a.name, self.agent_b.name),
+            hands=self.hands,
+            seed=self.seed,
+            agent_seeds=self.agent_seeds,
+            transport=self.transport,
+            duplicate=self.duplicate,
+            game_path=self.game,
+        )
+
+    @property
+    def out_dir(self) -> Path:
+        return self.out if self.out is not None else Path(self.plan().match_name)
+
+
+@dataclass(frozen=True)
+class MatchRun:
+    """A match as :func:`run_match` played it."""
+
+    request: MatchRequest
+    run: DuplicateRun
+    summary: dict[str, Any]
+    """What ``summary.json`` holds."""
+    collected: tuple[Any, ...] = field(default=())
+    """What ``after_half`` returned, by half (``None`` for a half that did not finish)."""
+    plot: Path | None = None
+    """The bankroll picture drawn (``plot``)."""
+    aivat: AivatReport | None = None
+    """Agent A's AIVAT estimate (with ``aivat``)."""
+
+    def text(self) -> list[str]:
+        """The summary for people, line by line."""
+        lines = duplicate_text(self.run)
+        if self.aivat is not None:
+            where = next(i for i, line in enumerate(lines) if line.startswith("  decisions:"))
+            lines[where:where] = [f"  {line}" for line in aivat_lines(self.aivat)]
+            side = [decisions_path(Path(h.log)).name for h in self.run.halves]
+            lines[-1] += f", {', '.join(side)}"
+        if self.plot is not None:
+            lines.append(f"  bankroll curves in {self.plot}")
+        telemetry = self.summary.get("telemetry")
+        if isinstance(telemetry, dict):
+            from acpcbot.telemetry.channel import told_text
+
+            lines.append(f"  {told_text(telemetry)}")
+        return lines
+
+
+class MatchFailedError(AcpcError):
+    """The match ended with an error; its summary (``"status": "failed"``) is written."""
+
+    def __init__(self, message: str, match: MatchRun) -> None:
+        super().__init__(message)
+        self.match = match
+
+
+class MatchInterruptedError(KeyboardInterrupt):
+    """The match was interrupted; its summary (``"status": "interrupted"``) is written."""
+
+    def __init__(self, message: str, match: MatchRun) -> None:
+        super().__init__(message)
+        self.match = match
+
+
+def run_match(
+    request: MatchRequest,
+    *,
+    after_half: AfterHalf | None = None,
+    on_progress: Callable[[int, float], None] | None = None,
+) -> MatchRun:
+    """Check, play and record ``request``'s match (see the module's description).
+    ``on_progress`` is told now and then the hands played so far (over both halves) and
+    agent A's chips over them, as the progress line is (a tournament sums its matches)."""
+    game = check_match(request)
+    plan = request.plan()
+    out = request.out_dir
+    files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
+    side_files = [plan.decisions_name(half) for half in range(plan.halves)]
+    with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
+        if folder.replaced is not None:
+            log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
+        if not request.plot:  # an earlier run's picture would not be this run's
+            (out / PLOT).unlink(missing_ok=True)
+        if not request.aivat:  # an earlier run's, which this run's logs would not match
+            for name in side_files:
+                (out / name).unlink(missing_ok=True)
+        folder.write_summary(started_json(plan, str(out)))
+        monitor = _monitor(request, plan, game, out)
+        halves = Halves(
+            request.entrants,
+            plan,
+            game,
+            out,
+            monitor=monitor,
+            after_half=after_half,
+            on_progress=on_progress,
+            listening=request.listening,
+            record_decisions=request.aivat,
+        )
+        started = time.perf_counter()
+        crash: str | None = None
+        # Remote players connect to both halves at once: both must listen from the start.
+        at_once = plan.transport is Transport.REMOTE and plan.halves > 1
+        with _first_interrupt_stops(halves.stop):
+            try:
+                if at_once or min(request.jobs or default_jobs(), plan.halves) > 1:
+                    halves.play_in_processes()
+                else:
+                    halves.play_here()
+            except KeyboardInterrupt:
+                pass  # a second Ctrl-C: what the halves that ended played is recorded below
+            except BaseException as exc:
+                crash = f"{type(exc).__name__}: {exc}"
+                raise
+            finally:
+                monitor.close_display()
+                match = _record(request, halves, folder, time.perf_counter() - started, crash)
+                match = _finish(match, halves, monitor, folder)
+    status = match.run.status
+    if status is MatchStatus.FAILED:
+        assert match.run.error is not None
+        raise MatchFailedError(match.run.error, match)
+    if status is MatchStatus.INTERRUPTED:
+        raise MatchInterruptedError(
+            f"interrupted after {match.run.hands:,} of {plan.halves * plan.hands:,} hands; "
+            f"the results so far are in {out / 'summary.json'}",
+            match,
+        )
+    return match
+
+
+def check_match(request: MatchRequest) -> Game:
+    """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
+    return its game. :func:`run_match` calls it first; a caller planning many matches can
+    check them all before playing any."""
+    if request.hands <= 0:
+        raise AcpcError(f"the number of hands must be positive, not {request.hands}")
+    seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}
+    for what, seed in seeds.items():
+        if seed is not None and not 0 <= seed < 2**32:
+            raise AcpcError(f"--{what} must be 0 .. 4294967295, not {seed}")
+    if request.jobs is not None and request.jobs < 1:
+        raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+    if request.listening is not None and request.transport is not Transport.REMOTE:
+        raise AcpcError("where to listen for players is for --transport remote only")
+    if request.aivat and request.transport is Transport.REMOTE:
+        raise AcpcError(
+            "--aivat needs the agents' probabilities at each decision: play them here "
+            "(--transport inprocess or tcp), not remote"
+        )
+    if request.plot:
+        need_matplotlib()
+    if request.mqtt is not None:
+        need_mqtt()
+    elif request.mqtt_hands:
+        raise AcpcError("--mqtt-hands needs --mqtt URL")
+    game = load_game(request.game)
+    plan = request.plan()
+    for half in range(plan.halves):
+        plan.config(half, game)  # names a log cannot hold fail here
+    if request.listening is not None:
+        ports = request.listening.ports
+        if len(ports) > 2 * game.num_players:
+            raise AcpcError(
+                f"{len(ports)} ports given; a duplicate match listens on {2 * game.num_players} "
+                "(half 1's seats, then half 2's)"
+            )
+        if len({port for port in ports if port}) < len([port for port in ports if port]):
+            raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
+    if plan.transport is Transport.REMOTE:
+        # The players are whoever connects: nothing to create here.
+        check_path(request.out_dir)
+        return game
+    for entrant, seed, name in zip(request.entrants, plan.agent_seeds, plan.names, strict=True):
+        agent = entrant.create(seed)
+        spec = entrant.spec
+        try:
+            agent.begin_match(MatchInfo(game, name=name))
+        except AcpcError as exc:
+            raise AcpcError(f"{spec} cannot play {request.game}: {exc}") from None
+        except Exception as exc:
+            raise AcpcError(
+                f"{spec} failed as a match of {request.game} began: {type(exc).__name__}: {exc}"
+            ) from exc
+    check_path(request.out_dir)
+    return game
+
+
+def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) -> MatchMonitor:
+    """What the halves' reports feed: the progress line and the telemetry (which
+    publishes ``running`` now)."""
+    a, b = plan.names
+    total = plan.halves * plan.hands
+    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress).show)
+    channel = None
+    if request.mqtt is not None:
+        from acpcbot.telemetry.channel import Channel
+        from acpcbot.telemetry.codec import Kind
+
+        def warn(text: str) -> None:
+            display.write(f"acpcbot: warning: {text}")
+
+        def note(text: str) -> None:
+            display.write(f"acpcbot: {text}")
+
+        describe = {
+            "source": "acpcbot match",
+            **plan_json(plan),
+            "hands_total": total,
+            "transport": plan.transport.value,
+            "out": str(out),
+        }
+        channel = Channel(request.mqtt, Kind.MATCH, plan.match_name, describe, warn=warn, note=note)
+        channel.start()
+    running = RunningMatch(total, game.big_blind, duplicate=plan.duplicate)
+    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands)
+
+
+def _finish(
+    match: MatchRun, halves: Halves, monitor: MatchMonitor, folder: MatchFolder
+) -> MatchRun:
+    """The picture (``plot``), the final status and the telemetry's counts (``mqtt``, then
+    added to ``summary.json``). Never raises: the match is recorded already."""
+    request, summary = match.request, match.summary
+    plot = None
+    if request.plot and match.run.hands:
+        try:
+            plot = _draw(match, halves)
+        except Exception as exc:  # the match stands without its picture
+            log.warning("plot_failed", error=f"{type(exc).__name__}: {exc}")
+    if monitor.channel is None:
+        return replace(match, plot=plot)
+    result = {
+        key: summary.get(key)
+        for key in (
+            "hands",
+            "samples",
+            "mbb_per_game",
+            "ci95",
+            "pair_sd_mbb",
+            "seconds",
+            "hands_per_second",
+        )
+    }
+    body: dict[str, Any] = {"result": result, "summary": summary}
+    if match.run.error is not None:
+        body["error"] = match.run.error
+    stats = monitor.close(match.run.status.value, body)
+    assert stats is not None
+    summary = {**summary, "telemetry": monitor.channel.told(stats)}
+    folder.write_summary(summary)
+    return replace(match, summary=summary, plot=plot)
+
+
+def _draw(match: MatchRun, halves: Halves) -> Path:
+    """``bankroll.png`` of the hands played."""
+    plan = halves.plan
+    a, b = plan.names
+    outcomes = [halves.outcomes[h] for h in sorted(halves.outcomes)]
+    labelled = [
+        (f"half {o.half + 1} ({a} in seat {plan.seats(o.half).index(0) + 1})", o.values)
+        for o in outcomes
+    ]
+    curves, pairs = match_curves(a, labelled, plan.duplicate)
+    kind = "duplicate match" if plan.duplicate else "match"
+    title = (
+        f"{a} vs {b}: {kind}, {plan.halves} × {plan.hands:,} hands, seed {plan.seed} "
+        f"({match.run.hands:,} hands played)"
+    )
+    path = match.run.out_dir / PLOT
+    replace_file(path, bankroll_png(title, a, halves.job.game.big_blind, curves, pairs))
+    return path
+
+
+def _record(
+    request: MatchRequest, halves: Halves, folder: MatchFolder, seconds: float, crash: str | None
+) -> MatchRun:
+    """The match as far as it got, written to ``summary.json``."""
+    plan = halves.plan
+    outcomes = [halves.outcomes[h] for h in sorted(halves.outcomes)]
+    errors = [o.error for o in outcomes if o.error is not None]
+    if crash is not None:
+        errors.insert(0, crash)
+    if errors:
+        status = MatchStatus.FAILED
+    elif len(outcomes) < plan.halves or not all(o.finished for o in outcomes):
+        status = MatchStatus.INTERRUPTED
+    else:
+        status = MatchStatus.FINISHED
+    if plan.transport is Transport.REMOTE and outcomes:
+        # The halves ran at once, each timed from its players' arrival: the time spent
+        # waiting for players to start is not the match's.
+        seconds = min(seconds, max(o.seconds for o in outcomes))
+    run = duplicate_run(
+        plan,
+        halves.job.out,
+        halves.job.game.big_blind,
+        outcomes,
+        seconds=seconds,
+        status=status,
+        error=errors[0] if errors else None,
+    )
+    summary = duplicate_json(run)
+    aivat = None
+    if request.aivat and crash is None and run.halves and status is not MatchStatus.FAILED:
+        aivat = _aivat(run, halves)
+        summary["aivat"] = aivat_json(aivat)
+    folder.write_summary(summary)
+    collected = tuple(halves.collected.get(h) for h in range(plan.halves))
+    return MatchRun(request, run, summary, collected, aivat=aivat)
+
+
+def _aivat(run: DuplicateRun, halves: Halves) -> AivatReport:
+    """Agent A's AIVAT estimate over the halves played (each computed by its half)."""
+    plain = run.pair.estimate if run.pair is not None else run.halves[0].result.estimate
+    done = [halves.aivat[h] for h in sorted(halves.aivat)]
+    if run.pair is not None and len(done) == 2:
+        return AivatReport(tuple(done), pair_of(done[0], done[1], run.big_blind), plain)
+    if len(done) == 0:  # a half that stopped before its first hand
+        logs = [read_log(run.out_dir / half.log) for half in run.halves[:1]]
+        return aivat_logs(logs, halves.job.game, plain, run.plan.names[0])
+    return AivatReport(tuple(done[:1]), None, plain)
+
+
+@contextlib.contextmanager
+def _first_interrupt_stops(stop: Callable[[], None]) -> Iterator[None]:
+    """While in the block, the first SIGINT calls ``stop`` (the halves end after their
+    current hand) and the next one raises :class:`KeyboardInterrupt` as usual. SIGTERM
+    (``kill``, ``docker stop``) calls ``stop`` and nothing more, so that the results of the
+    hands played are written. Only the main thread can handle signals: elsewhere (a worker
+    thread) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    previous_term = signal.getsignal(signal.SIGTERM)
+
+    def handler(signum: int, frame: object) -> None:
+        del frame
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        stop()
+
+    if previous is not signal.SIG_IGN:  # unless someone wants Ctrl-C ignored
+        signal.signal(signal.SIGINT, handler)
+    if previous_term is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)

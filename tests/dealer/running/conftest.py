@@ -1,0 +1,18 @@
+"""The small tournament every tournament test compares with, played once with --jobs 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.dealer.running.tournaments import SMALL, acpcbot
+
+
+@pytest.fixture(scope="session")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the small tournament played by one process."""
+    folder = tmp_path_factory.mktemp("reference") / "t"
+    done = acpcbot("tournament", *SMALL, "--out", str(folder), "--jobs", "1", cwd=folder.parent)
+    assert done.returncode == 0, done.stderr
+    return folder

@@ -1,0 +1,158 @@
+"""``acpcbot tournament --scheduler`` on a real Dask cluster: a ``dask scheduler`` and two
+``dask worker`` processes on 127.0.0.1, started from this environment (where acpcbot is
+installed). The tournament gives the logs and the crosstable of one local process, and
+still does when a worker is killed in the middle of a match."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from tests.dealer.running.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
+
+pytest.importorskip("distributed", reason="the cluster extra is not installed")
+
+DASK = Path(sys.executable).with_name("dask")
+
+
+@dataclass(frozen=True)
+class Cluster:
+    address: str
+    workers: tuple[subprocess.Popen[bytes], ...]
+    scratch: tuple[Path, ...]
+    """Each worker's temporary folder (where it plays its matches)."""
+
+
+def _started(log: Path, text: str) -> bool:
+    return log.exists() and text in log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    root = tmp_path_factory.mktemp("cluster")
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(args: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+        with log.open("wb") as output:
+            processes.append(
+                subprocess.Popen(
+                    [str(DASK), *args, "--no-dashboard"],
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                    cwd=root,
+                )
+            )
+
+    try:
+        file = root / "scheduler.json"
+        start(
+            ["scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(file)],
+            root / "scheduler.log",
+        )
+        wait_for(lambda: _started(root / "scheduler.log", "Scheduler at:") and file.exists())
+        address = json.loads(file.read_text())["address"]
+        scratch = []
+        for name in ("w1", "w2"):
+            (root / name).mkdir()
+            scratch.append(root / name)
+            env = {**os.environ, "TMPDIR": str(root / name)}
+            worker = ["worker", address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
+            start([*worker, "--name", name], root / f"{name}.log", env)
+        for log in (root / "w1.log", root / "w2.log"):
+            wait_for(partial(_started, log, "Registered to:"))
+        yield Cluster(address, tuple(processes[1:]), tuple(scratch))
+    finally:
+        for process in processes:  # nothing of theirs is kept: no need to wait for a close
+            process.kill()
+            process.wait()
+
+
+def test_a_dask_cluster_gives_the_same_logs_and_crosstable_as_one_process(
+    tmp_path: Path, reference: Path, cluster: Cluster
+) -> None:
+    folder = tmp_path / "t"
+    args = ["tournament", *SMALL, "--out", str(folder), "--scheduler", cluster.address]
+    done = subprocess.run(
+        [str(ACPCBOT), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)["run"]
+    assert run["executor"] == f"the Dask cluster at {cluster.address}"
+    assert (run["played"], run["reused"]) == (MATCHES, 0)
+    assert logs(folder) == logs(reference)
+    assert results(folder) == results(reference)
+
+
+def _playing(scratch: Path) -> bool:
+    """A worker is in the middle of a match: its scratch log holds hands."""
+    return any(b"STATE:" in log.read_bytes() for log in scratch.glob("acpcbot-match-*/*/*.log"))
+
+
+def test_a_worker_killed_in_the_middle_of_a_match_changes_nothing(
+    tmp_path: Path, reference: Path, cluster: Cluster
+) -> None:
+    folder = tmp_path / "t"
+    args = ["tournament", *SMALL, "--out", str(folder), "--scheduler", cluster.address]
+    tournament = subprocess.Popen(
+        [str(ACPCBOT), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        doomed = cluster.workers[0]
+        wait_for(lambda: _playing(cluster.scratch[0]))
+        doomed.send_signal(signal.SIGKILL)
+        out, err = tournament.communicate(timeout=300)
+    finally:
+        tournament.kill()
+    assert doomed.wait(timeout=10) == -signal.SIGKILL
+    assert tournament.returncode == 0, err
+    assert "6 of 6 matches finished" in out
+    # the match it was playing began again on the other worker
+    assert "; playing it again (attempt 2)" in err
+    assert logs(folder) == logs(reference)
+    assert results(folder) == results(reference)
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error_before_any_file(tmp_path: Path) -> None:
+    args = [
+        "tournament",
+        "example",
+        "always-call",
+        "--out",
+        "t",
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+    ]
+    done = subprocess.run(
+        [str(ACPCBOT), *args],
+        cwd=tmp_path,
+        env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert (
+        done.stderr.startswith(
+            "acpcbot: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: "
+        )
+        and done.stderr.count("\n") == 1
+    )
+    assert not (tmp_path / "t").exists()
