@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
-#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, all tests
-# The virtual environment lives in .venv (override with ACPCBOT_VENV).
+#   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, the
+#                                            docs (strict), all tests
+# and two helpers:
+#   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench docs test
+#   ./dev.sh docs [serve]                    build the documentation site into site/ (strict)
+# The virtual environment lives in .venv (override with ACPCBOT_VENV); `. .venv/bin/activate`
+# puts acpcbot and acpc-dealer on your PATH.
 set -euo pipefail
 cd "$(dirname "$0")"
 venv=${ACPCBOT_VENV:-.venv}
 
 die() { echo "dev.sh: $*" >&2; exit 1; }
+
+# The comment block at the top of this file, without its '#'.
+usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'; }
 
 ensure_python() {
     local py=${PYTHON:-python3}
@@ -38,7 +46,15 @@ ensure_mosquitto() {
     fi
 }
 
-# Install the project (editable) with the given extra, once per pyproject.toml version.
+# The extras pyproject.toml declares, space-separated.
+known_extras() {
+    "$venv/bin/python" -c 'import tomllib
+with open("pyproject.toml", "rb") as f:
+    print(*tomllib.load(f)["project"]["optional-dependencies"])'
+}
+
+# Install the project (editable) with the given extras (comma-separated), once per
+# pyproject.toml version.
 install_project() {
     local extra=$1
     local stamp
@@ -76,17 +92,47 @@ case "$cmd" in
         "$venv/bin/ruff" format --check .
         "$venv/bin/mypy"
         "$venv/bin/lint-imports" --no-cache >/dev/null || "$venv/bin/lint-imports" --no-cache
+        # The documentation site, strict: a broken link or anchor, or a page left out of the
+        # nav, fails. Its log only when it fails (mkdocs --quiet would hide the warnings
+        # that strict mode counts).
+        if ! docs_log=$(NO_MKDOCS_2_WARNING=1 "$venv/bin/mkdocs" build --strict 2>&1); then
+            echo "$docs_log" >&2
+            die "the documentation site did not build (mkdocs' log above)"
+        fi
         # Two test processes (pytest-xdist): most tests wait on real subprocesses and
         # sockets, so two halve the time on two cores. "-n 0" runs them in this process.
         exec "$venv/bin/pytest" -n 2 "$@"
         ;;
+    extras)
+        ensure_python
+        known=$(known_extras)
+        [ $# -gt 0 ] || die "name the extras to add: $known"
+        for extra in "$@"; do
+            case " $known " in
+                *" $extra "*) ;;
+                *) die "unknown extra '$extra' (the extras: $known)" ;;
+            esac
+        done
+        install_project "$(IFS=,; echo "$*")"
+        echo "dev.sh: $venv has acpcbot[$(IFS=,; echo "$*")]" >&2
+        ;;
+    docs)
+        ensure_python
+        install_project docs
+        export NO_MKDOCS_2_WARNING=1  # material's banner about its successor, on every build
+        if [ "${1:-}" = serve ]; then
+            shift
+            exec "$venv/bin/mkdocs" serve --strict "$@"
+        fi
+        exec "$venv/bin/mkdocs" build --strict "$@"
+        ;;
     ""|-h|--help|help)
-        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+        usage
         [ -n "$cmd" ] || exit 2
         ;;
     *)
         echo "dev.sh: unknown command '$cmd'" >&2
-        sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
+        usage >&2
         exit 2
         ;;
 esac

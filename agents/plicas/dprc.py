@@ -8,7 +8,7 @@ than the opponent's range r_o that maximises
 with ``p`` the average pot in small blinds and ``EV`` the showdown equity of the top-r_p
 hands against the top-r_o hands, read from the precomputed range table (ranges are tops of
 the starting-hand ranking, counted in combos). The signs lost in the seed's extraction are
-restored as DESIGN.md §5 reads them: the pot won, the pot lost, the small blind given up
+restored as docs/design.md §5 reads them: the pot won, the pot lost, the small blind given up
 by folding more often than the opponent.
 
 **Why the factor r_p.** The paper explains the third term per hand dealt ("PLICAS folds in

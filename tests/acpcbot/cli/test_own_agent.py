@@ -1,5 +1,6 @@
-"""A user's own agent plugs in without editing the project: the README's example plays real
-matches as ``module:Class`` and as an installed plug-in; a bad plug-in is a one-line error."""
+"""A user's own agent plugs in without editing the project: the documentation's example plays
+real matches as ``module:Class`` and as an installed plug-in; a bad plug-in is a one-line
+error."""
 
 from __future__ import annotations
 
@@ -32,18 +33,17 @@ def _isolated_imports(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     structlog.reset_defaults()
 
 
-def readme_agent() -> str:
-    """The Python block of the README's section "Write your own agent"."""
-    section = (REPO / "README.md").read_text().split("\n## Write your own agent\n")[1]
-    section = section.split("\n## ")[0]
-    return section.split("```python\n")[1].split("```")[0]
+def documented_agent() -> str:
+    """The first Python block of the documentation's page "Write your own agent"."""
+    page = (REPO / "docs" / "agents" / "own-agent.md").read_text()
+    return page.split("```python\n")[1].split("```")[0]
 
 
 def write_distribution(site: Path) -> None:
     """``mybot.py`` and a distribution ``mybot`` that declares it as a plug-in, in ``site``
     (an installed distribution is such a ``.dist-info`` folder on ``sys.path``)."""
     site.mkdir()
-    (site / "mybot.py").write_text(readme_agent())
+    (site / "mybot.py").write_text(documented_agent())
     info = site / "mybot-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 0.1\n")
@@ -53,11 +53,11 @@ def write_distribution(site: Path) -> None:
     )
 
 
-def test_the_readme_agent_plays_over_tcp_as_module_and_class(
+def test_the_documented_agent_plays_over_tcp_as_module_and_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "mybot.py").write_text(readme_agent())
-    monkeypatch.chdir(tmp_path)  # the README: "save this as mybot.py in the current folder"
+    (tmp_path / "mybot.py").write_text(documented_agent())
+    monkeypatch.chdir(tmp_path)  # the docs: "save this as mybot.py in the current folder"
     spec = "mybot:PairRaiser:bluff=0.3"
     args = ["match", spec, "always-call", "--hands", "300", "--seed", "1", "--transport", "tcp"]
     assert main([*args, "--out", "m"]) == 0
@@ -68,7 +68,7 @@ def test_the_readme_agent_plays_over_tcp_as_module_and_class(
     assert ":r" in log or "|r" in log.replace("STATE:", "|")  # it raised
 
 
-def test_the_readme_agent_as_an_installed_plug_in(tmp_path: Path) -> None:
+def test_the_documented_agent_as_an_installed_plug_in(tmp_path: Path) -> None:
     site = tmp_path / "site"
     write_distribution(site)
     env = {**os.environ, "PYTHONPATH": str(site)}
@@ -162,7 +162,7 @@ def test_a_bad_plug_in_is_one_line_before_the_match(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    for name, source in {**BAD_MODULES, "mybot": readme_agent()}.items():
+    for name, source in {**BAD_MODULES, "mybot": documented_agent()}.items():
         (tmp_path / f"{name}.py").write_text(source)
     monkeypatch.chdir(tmp_path)
     assert main(["match", spec, "always-call", "--hands", "10", "--out", "m"]) == 1
