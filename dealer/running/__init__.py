@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     )
     from dealer.running.match import (
         AfterHalf,
+        BeforeHalf,
         MatchFailedError,
         MatchInterruptedError,
         MatchRequest,
@@ -90,6 +91,7 @@ __all__ = [
     "RESULTS",
     "SUMMARY",
     "AfterHalf",
+    "BeforeHalf",
     "Decisions",
     "DuplicatePlan",
     "DuplicateRun",
@@ -131,6 +133,7 @@ _NAMES = {
     ),
     "dealer.running.match": (
         "AfterHalf",
+        "BeforeHalf",
         "MatchFailedError",
         "MatchInterruptedError",
         "MatchRequest",
