@@ -41,7 +41,7 @@ from aiohttp import WSMsgType, web
 
 from acpcbot.errors import AcpcError
 from acpcbot.telemetry.url import BrokerAddress
-from dealer.web.logs import MAX_ROWS, HandFilter, HandIndex, KnownStrategies
+from dealer.web.logs import MAX_ROWS, HandFilter, HandIndex, KnownStrategies, twin_of
 from dealer.web.matches import LiveBoard
 from dealer.web.roots import OutsideRootsError, Roots
 from dealer.web.sessions import EntrantFactory, PlayRequest, PlaySessions
@@ -135,14 +135,20 @@ class Guard:
         return None
 
 
+def _read_log(path: Path) -> tuple[HandIndex, Path | None]:
+    """A log's hands, and the other half of its duplicate pair if it lies beside it."""
+    return HandIndex.read(path), twin_of(path)
+
+
 class _Indexes:
-    """The logs opened last, each read once (again when it changed on disk)."""
+    """The logs opened last, each read once (again when it changed on disk), with their
+    twins."""
 
     def __init__(self) -> None:
-        self._kept: dict[Path, tuple[tuple[int, int], HandIndex]] = {}
-        self._reading: dict[Path, asyncio.Future[HandIndex]] = {}
+        self._kept: dict[Path, tuple[tuple[int, int], tuple[HandIndex, Path | None]]] = {}
+        self._reading: dict[Path, asyncio.Future[tuple[HandIndex, Path | None]]] = {}
 
-    async def get(self, path: Path) -> HandIndex:
+    async def get(self, path: Path) -> tuple[HandIndex, Path | None]:
         stat = path.stat()
         stamp = (stat.st_size, stat.st_mtime_ns)
         kept = self._kept.get(path)
@@ -151,7 +157,7 @@ class _Indexes:
             return kept[1]
         reading = self._reading.get(path)
         if reading is None:
-            reading = asyncio.ensure_future(asyncio.to_thread(HandIndex.read, path))
+            reading = asyncio.ensure_future(asyncio.to_thread(_read_log, path))
             self._reading[path] = reading
             reading.add_done_callback(lambda _: self._reading.pop(path, None))
         index = await asyncio.shield(reading)
@@ -253,7 +259,8 @@ def build_app(site: WebSite) -> web.Application:
 
     async def log_hands(request: web.Request) -> web.Response:
         query = request.query
-        index = await indexes.get(log_of(query))
+        index, twin = await indexes.get(log_of(query))
+        named = roots.name_of(twin) if twin is not None else None
         wanted = HandFilter(
             order=query.get("order", "number"),
             showdown=query.get("showdown") in ("1", "true", "on"),
@@ -268,6 +275,7 @@ def build_app(site: WebSite) -> web.Application:
                 "hands": index.hands,
                 "players": index.players(),
                 "probs": index.has_decisions,
+                "twin": {"root": named[0], "path": named[1]} if named is not None else None,
                 "total": total,
                 "rows": [row.json() for row in rows],
             }
@@ -275,7 +283,7 @@ def build_app(site: WebSite) -> web.Application:
 
     async def log_hand(request: web.Request) -> web.Response:
         query = request.query
-        index = await indexes.get(log_of(query))
+        index, _ = await indexes.get(log_of(query))
         number = _integer(query, "number", 0) or 0
         hand = await asyncio.to_thread(index.hand, number, site.strategies, aivat=True)
         return _json(hand)

@@ -48,7 +48,7 @@ from acpcbot.protocol.logfile import (
 )
 from acpcbot.rules import HandState, replay
 from acpcbot.smallfile import read_small_file
-from dealer.analysis import LogError, logged_hands, read_log_stream
+from dealer.analysis import LogError, logged_hands, read_log, read_log_stream, twin_differences
 from dealer.referee import decisions_path, read_decisions
 from dealer.web.labels import action_label
 
@@ -61,7 +61,11 @@ __all__ = [
     "LogTail",
     "curve",
     "game_of_log",
+    "twin_of",
 ]
+
+MAX_TWIN_CANDIDATES = 16
+"""The most other logs of a folder looked at for a log's duplicate twin."""
 
 MAX_ROWS = 500
 """The most hands one request lists."""
@@ -286,6 +290,30 @@ class HandIndex:
         oracles = [known.get(name) for name in record.names]
         estimate, _ = correct_hand(self.game, record, 0, said, value, oracles)
         return [round(estimate, 3), round(-estimate, 3)]
+
+
+def twin_of(path: Path) -> Path | None:
+    """The other half of the duplicate pair ``path`` belongs to: another log in its folder of
+    the same deal with the seats reversed (:func:`~dealer.analysis.twin_differences`), or
+    ``None``. Looks at the logs whose name has the same seed and hands first, at most
+    :data:`MAX_TWIN_CANDIDATES` of them."""
+    try:
+        others = [p for p in path.parent.iterdir() if p.suffix == ".log" and p != path]
+    except OSError:
+        return None
+    tag = path.name.split(".", 1)[-1]  # "seed42.n1000.log" of "A-B.seed42.n1000.log"
+    others.sort(key=lambda p: (p.name.split(".", 1)[-1] != tag, p.name))
+    try:
+        log = read_log(path)
+    except AcpcError:
+        return None
+    for other in others[:MAX_TWIN_CANDIDATES]:
+        try:
+            if not twin_differences(log, read_log(other)):
+                return other
+        except AcpcError:
+            continue
+    return None
 
 
 def game_of_log(path: Path) -> Game:

@@ -194,6 +194,8 @@ views.live = (() => {
 
 views.replay = (() => {
   let log = null; // { root, path }
+  let twin = null; // the other half of its duplicate pair, when it lies beside it
+  let wantedHand = null; // the hand to show once the log is read (from its twin)
   let offset = 0;
   let hand = null;
   let step = 0;
@@ -267,6 +269,12 @@ views.replay = (() => {
     }
     $("#replay-hands").hidden = false;
     $("#replay-more").hidden = offset + data.rows.length >= data.total;
+    twin = data.twin;
+    if (wantedHand !== null) {
+      const number = wantedHand;
+      wantedHand = null;
+      showHand(number);
+    }
   }
 
   async function showHand(numberWanted) {
@@ -310,6 +318,8 @@ views.replay = (() => {
     });
     $("#step-at").textContent = `${step}/${steps.length}`;
     $("#hand-result").textContent = atEnd ? `${hand.showdown ? "Showdown" : "A fold"}: ` + hand.names.map((n, i) => `${n} ${signed(hand.values[i], 0)}`).join(", ") : "";
+    $("#hand-twin").hidden = !twin;
+    if (twin) $("#hand-twin").title = `hand ${hand.number} of ${twin.root}/${twin.path}`;
     $("#hand-aivat").textContent = hand.aivat ? `AIVAT value: ` + hand.names.map((n, i) => `${n} ${signed(hand.aivat[i], 2)} chips`).join(", ") : "";
   }
 
@@ -319,6 +329,11 @@ views.replay = (() => {
     renderHand();
   }
 
+  $("#hand-twin").addEventListener("click", () => {
+    if (!twin || !hand) return;
+    wantedHand = hand.number;
+    location.hash = `#replay/${twin.root}/${twin.path}`;
+  });
   $("#replay-filter").addEventListener("submit", (event) => { event.preventDefault(); offset = 0; list(false); });
   $("#replay-more").addEventListener("click", () => { offset += 100; list(false); });
   $("#step-first").addEventListener("click", () => move(0));

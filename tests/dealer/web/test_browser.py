@@ -112,7 +112,7 @@ def test_the_live_page_follows_a_match_publishing_to_the_broker_until_it_ends(
             assert row.get_attribute("data-status") == "running"
             row.click()
             chart = page.locator("#live-chart")
-            seen = []
+            seen: list[int] = []
             while row.get_attribute("data-status") == "running":
                 points = int(chart.get_attribute("data-points") or 0)
                 if not seen or points != seen[-1]:
@@ -141,11 +141,11 @@ def _shown_hand(page: Page) -> str:
     for step in page.locator("#hand-steps li").all():
         round_ = int(step.get_attribute("data-round") or 0)
         rounds[round_] = rounds.get(round_, "") + (step.get_attribute("data-action") or "?")
-    groups = {}
+    groups: dict[int, str] = {}
     for group in page.locator("#hand-board .group").all():
-        cards = group.locator(".card").all()
+        shown = group.locator(".card").all()
         groups[int(group.get_attribute("data-round") or 0)] = "".join(
-            c.get_attribute("data-card") or "?" for c in cards
+            c.get_attribute("data-card") or "?" for c in shown
         )
     last = max(rounds)
     betting = "/".join(rounds.get(r, "") for r in range(last + 1))
@@ -173,9 +173,8 @@ def test_hand_0_of_a_log_replays_as_its_state_line(
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        relative = (
-            f"m/{json.loads((results / 'm' / 'summary.json').read_text())['halves'][0]['log']}"
-        )
+        summary = json.loads((results / "m" / "summary.json").read_text())
+        relative = f"m/{summary['halves'][0]['log']}"
     line = next(
         text
         for text in (results / relative).read_text().splitlines()
@@ -198,6 +197,13 @@ def test_hand_0_of_a_log_replays_as_its_state_line(
         if whose == "ours":  # the .probs beside our log: each decision's, and the AIVAT value
             assert all("fold" in (s.text_content() or "") for s in steps.all())
             assert "AIVAT value" in (page.locator("#hand-aivat").text_content() or "")
+            # The other half of the pair: hand 0 again, the same cards by position.
+            twin = results / "m" / summary["halves"][1]["log"]
+            page.locator("#hand-twin").click()
+            page.locator("#replay-title", has_text=twin.name).wait_for()
+            other = next(t for t in twin.read_text().splitlines() if t.startswith("STATE:0:"))
+            wanted = ":".join(other.split(":")[2:4])
+            wait_until(lambda: _shown_hand(page) == wanted, 30, "the twin's hand 0")
         else:
             assert page.locator("#hand-aivat").text_content() == ""
         # The filters: the largest pot first.

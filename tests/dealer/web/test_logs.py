@@ -17,7 +17,7 @@ from agents.registry import entrant, known_strategies
 from dealer.analysis import read_log
 from dealer.analysis.aivat import aivat_half
 from dealer.running import MatchRequest, run_match
-from dealer.web.logs import HandFilter, HandIndex, LogTail, curve, game_of_log
+from dealer.web.logs import HandFilter, HandIndex, LogTail, curve, game_of_log, twin_of
 
 REFERENCE = "logs/deterministic/limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
 
@@ -136,3 +136,11 @@ def test_a_curve_has_its_points_thinned_and_its_band_around_it() -> None:
     assert all(
         lo <= bb <= hi for lo, bb, hi in zip(shown["low"], shown["bb"], shown["high"], strict=True)
     )
+
+
+def test_the_other_half_of_a_duplicate_pair_is_found_beside_a_log(vectors: Path) -> None:
+    folder = vectors / "logs" / "deterministic"
+    first = folder / "limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
+    second = folder / "limit2p.seed42.n1000.Bob_raiser-Alice_hash.log"
+    assert twin_of(first) == second and twin_of(second) == first
+    assert twin_of(folder / "limit2p.seed1.n1000.Alice_caller-Bob_caller.log") is None

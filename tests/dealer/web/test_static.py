@@ -11,9 +11,10 @@ from dealer.web.app import STATIC
 
 def test_the_vendored_files_are_those_their_checksums_name() -> None:
     vendor = STATIC / "vendor"
-    sums = dict(
-        reversed(line.split("  ", 1)) for line in (vendor / "SHA256SUMS").read_text().splitlines()
-    )
+    sums = {}
+    for line in (vendor / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split("  ", 1)
+        sums[name] = digest
     assert set(sums) == {"uPlot.iife.min.js", "uPlot.min.css", "uPlot.LICENSE"}
     for name, digest in sums.items():
         assert hashlib.sha256((vendor / name).read_bytes()).hexdigest() == digest, name
