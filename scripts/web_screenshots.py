@@ -1,12 +1,12 @@
 """The documentation's pictures of ``acpcbot web``: its three views, taken by the browser the
 tests drive (Debian's headless Chromium through Playwright).
 
-Runs everything it shows, in a temporary folder: a mosquitto broker, ``acpcbot web`` on it
-and on that folder, a duplicate match of plicas and dpp, 2 x 100,000 hands, publishing there
-(Live, its curve growing; stopped once the picture is taken), a match played with ``--aivat`` (Replay: a large pot, its decisions'
-probabilities and AIVAT value) and a person's seat against ``always-call`` (Play: the legal
-actions as buttons, the clock). Writes ``docs/web-live.png``, ``docs/web-replay.png`` and
-``docs/web-play.png`` (or into ``--out``).
+Runs everything it shows, in a temporary folder: a mosquitto broker; ``acpcbot web`` on it
+and on that folder; a duplicate match of plicas and dpp, 2 x 100,000 hands, publishing there
+(Live: its curve growing; stopped once the picture is taken); a match played with
+``--aivat`` (Replay: its largest pot, each decision's probabilities, the AIVAT value); a
+person's seat against plicas (Play: the legal actions as buttons, the clock). Writes
+``docs/web-live.png``, ``docs/web-replay.png`` and ``docs/web-play.png`` (or into ``--out``).
 
     python scripts/web_screenshots.py [--out docs] [--chromium /usr/bin/chromium]
 """
