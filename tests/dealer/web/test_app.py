@@ -231,7 +231,7 @@ async def test_a_person_who_goes_away_runs_out_of_time_and_keeps_the_hands_playe
     results: Path, tmp_path: Path
 ) -> None:
     async with running([results], tmp_path / "played") as server, aiohttp.ClientSession() as s:
-        body = {"opponent": "always-call", "hands": 50, "seed": 3, "limit_s": 1, "duplicate": False}
+        body = {"opponent": "always-call", "hands": 50, "seed": 3, "limit_s": 2, "duplicate": False}
         async with s.post(f"{server.url}/api/play", json=body) as response:
             key = (await response.json())["key"]
         async with s.ws_connect(f"{server.url}/api/play/{key}/ws") as socket:

@@ -98,9 +98,11 @@ def test_the_live_page_follows_a_match_publishing_to_the_broker_until_it_ends(
         page.locator("#live-broker", has_text="watching").wait_for()
         match = subprocess.Popen(
             [
-                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "50000"),
+                # The halves in turn, so that even a fast machine plays for several seconds
+                # (progress is published once a second).
+                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "40000"),
                 *("--seed", "2", "--mqtt", broker.url, "--out", str(results / "m")),
-                "--no-progress",
+                *("--jobs", "1", "--no-progress"),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
