@@ -28,6 +28,7 @@ from acpcbot.game import bundled_game
 from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.protocol.matchstate import parse_betting
 from acpcbot.rules import HandState, replay
+from dealer.web.logs import HandFilter, HandIndex
 from tests.dealer.web.server import ACPCBOT, command
 from tests.mqttbroker import Mosquitto
 
@@ -189,6 +190,7 @@ def test_hand_0_of_a_log_replays_as_its_state_line(
         page.locator("#hand-steps li").first.wait_for()
         fields = line.split(":")
         assert _shown_hand(page) == f"{fields[2]}:{fields[3]}"
+        shown_log = results / relative
         steps = page.locator("#hand-steps li")
         assert steps.count() == sum(len(r) for r in parse_betting(fields[2]))
         # Step by step: back to the deal, then each action with the pot after it.
@@ -206,17 +208,22 @@ def test_hand_0_of_a_log_replays_as_its_state_line(
             other = next(t for t in twin.read_text().splitlines() if t.startswith("STATE:0:"))
             wanted = ":".join(other.split(":")[2:4])
             wait_until(lambda: _shown_hand(page) == wanted, 30, "the twin's hand 0")
+            shown_log = twin
         else:
             assert page.locator("#hand-aivat").text_content() == ""
         # The filters: the largest pot first.
         page.locator("#replay-filter select[name=order]").select_option("pot")
         page.locator("#replay-filter button").click()
-        page.locator("#replay-hands tbody tr").first.wait_for()
-        pots = [
-            int(c.text_content() or 0)
-            for c in page.locator("#replay-hands tbody td:nth-child(3)").all()
-        ]
-        wait_until(lambda: pots == sorted(pots, reverse=True), what="pots in order")
+        largest = HandIndex.read(shown_log).select(HandFilter(order="pot", limit=1))
+
+        def pots() -> list[int]:
+            cells = page.locator("#replay-hands tbody td:nth-child(3)").all()
+            return [int(cell.text_content() or 0) for cell in cells]
+
+        wait_until(
+            lambda: (shown := pots())[:1] == [largest[1][0].pot] and shown == sorted(shown)[::-1],
+            what="the largest pots first",
+        )
 
 
 def _legal(betting: str, number: int) -> list[str]:
