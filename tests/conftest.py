@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import structlog
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+from acpcbot.logconfig import kept_configuration
 from tests.mqttbroker import broker  # noqa: F401  (a fixture: a real mosquitto)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,6 +46,5 @@ def _logging_left_as_found() -> Iterator[None]:
     """A test that runs a command in-process (``main([...])`` configures logging for its
     process, ``acpcbot match`` at level warning) leaves the logging as it found it, so that
     a later test can capture info events."""
-    saved = structlog.get_config()
-    yield
-    structlog.configure(**saved)
+    with kept_configuration():
+        yield

@@ -45,7 +45,7 @@ from typing import Any
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
-from acpcbot.logconfig import get_logger
+from acpcbot.logconfig import get_logger, lines_to
 from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
@@ -247,7 +247,7 @@ def run_match(
         crash: str | None = None
         # Remote players connect to both halves at once: both must listen from the start.
         at_once = plan.transport is Transport.REMOTE and plan.halves > 1
-        with _first_interrupt_stops(halves.stop):
+        with _first_interrupt_stops(halves.stop), lines_to(monitor.display.write):
             try:
                 if at_once or min(request.jobs or default_jobs(), plan.halves) > 1:
                     halves.play_in_processes()

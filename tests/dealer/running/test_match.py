@@ -7,6 +7,7 @@ import fcntl
 import json
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -22,7 +23,8 @@ import pytest
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
-from acpcbot.player import BettingView, Player
+from acpcbot.logconfig import get_logger
+from acpcbot.player import BettingView, HandResult, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
@@ -53,6 +55,14 @@ class FoldsWhenItCouldCheck(AlwaysCall):
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
         return CALL if betting.can_fold() else FOLD
+
+
+class LoudCaller(AlwaysCall):
+    """Calls, and logs a warning every 100 hands (as a user's agent may)."""
+
+    def end_hand(self, result: HandResult) -> None:
+        if result.state.hand_number % 100 == 0:
+            get_logger("loud").warning("loud", hand=result.state.hand_number)
 
 
 def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
@@ -299,12 +309,20 @@ def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> N
         )
 
 
-def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
+def _on_a_terminal(
+    args: list[str], cwd: Path, *, columns: int = 200, env: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """``acpcbot ARGS`` with stderr on a terminal ``columns`` wide: its exit status and
+    what the terminal was sent."""
     leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 200, 0, 0))
-    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     match = subprocess.Popen(
-        [str(ACPCBOT), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, text=True
+        [str(ACPCBOT), *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        env=env,
     )
     os.close(follower)
     shown = b""
@@ -319,11 +337,35 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
     finally:
         match.kill()
         os.close(leader)
-    assert match.returncode == 0
-    text = shown.decode()
+    return match.returncode, shown.decode()
+
+
+def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
+    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    returncode, text = _on_a_terminal(args, tmp_path)
+    assert returncode == 0
     assert "example vs always-call: " in text and "/80,000 hands, " in text
     assert " hands/s, example " in text and " mbb/g, ETA " in text and "%|" in text
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
+
+
+def test_the_halves_log_lines_never_splice_with_the_progress_bar(tmp_path: Path) -> None:
+    # Each half logs in a process of its own; the one drawing the bar writes their lines,
+    # above it: a line of a half never starts in the middle of the bar's.
+    loud = f"{__name__}:LoudCaller"
+    args = ["match", loud, "always-call", "--hands", "20000", "--jobs", "2", "--out", "m"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    returncode, shown = _on_a_terminal(args, tmp_path, env=env)
+    assert returncode == 0
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    # (a terminal ends its lines with \r\n; the bar is redrawn after \r)
+    lines = [
+        line.rstrip("\r").rsplit("\r", 1)[-1] for line in plain.split("\n") if " loud " in line
+    ]
+    assert len(lines) == 400, plain[-2000:]
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\S+ \[warning +\] loud ", line) for line in lines), [
+        line for line in lines if not line[:1].isdigit()
+    ][:3]
 
 
 # -- defect 5: failing agents are recorded -----------------------------------------------------
