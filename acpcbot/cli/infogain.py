@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.game import load_game
     from acpcbot.progress.display import ProgressDisplay
     from acpcbot.smallfile import shown_path
+    from acpcbot.writing import check_writable
     from agents.infogain.measure import STREETS, InfoGain
     from agents.infogain.report import report_json, report_lines
     from dealer.analysis import LogError, logged_hands
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{shown_path(existing[0])} exists; --force replaces the infogain PNGs in "
                 f"{shown_path(args.plot)}"
             )
+        for path in plots:  # before the work, not after it
+            check_writable(path, make_folder=True)
     gain: InfoGain | None = None
     progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args).show)
     try:
@@ -132,14 +135,11 @@ def _need_matplotlib() -> None:
 
 
 def _write_plots(report: InfoGainReport, plots: list[Path]) -> None:
-    from acpcbot.errors import AcpcError
+    from acpcbot.writing import replace_file, writing
     from agents.infogain.plot import street_png
-    from dealer.running import replace_file
 
-    try:
+    with writing(plots[0].parent):
         plots[0].parent.mkdir(parents=True, exist_ok=True)
-        for path, street in zip(plots, report.streets, strict=True):
-            replace_file(path, street_png(report, street))
-    except OSError as exc:
-        raise AcpcError(f"cannot write {plots[0].parent}: {exc.strerror or exc}") from None
+    for path, street in zip(plots, report.streets, strict=True):
+        replace_file(path, street_png(report, street))
     print(f"acpcbot: plots in {', '.join(str(p) for p in plots)}", file=sys.stderr)

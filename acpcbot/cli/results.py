@@ -102,11 +102,11 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
+    from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
     from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
     from dealer.analysis.logresults import report_json, report_lines, report_logs
-    from dealer.running import replace_file
 
     if args.tournament is not None or args.log is None:
         from acpcbot.cli.tournament import show_folder
@@ -161,6 +161,7 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
     from acpcbot.errors import AcpcError
     from acpcbot.extras import need_matplotlib
+    from acpcbot.writing import check_writable
 
     if args.plot_file is None and not args.plot:
         return None
@@ -172,6 +173,5 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     else:
         log: Path = args.log
         path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")
-    if path.is_dir() or not path.parent.is_dir():
-        raise AcpcError(f"cannot write the bankroll curves to {path}")
+    check_writable(path)
     return path

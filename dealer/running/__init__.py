@@ -67,7 +67,7 @@ if TYPE_CHECKING:
         run_match,
     )
     from dealer.running.matchfolder import SUMMARY
-    from dealer.running.resultfiles import replace_file, write_json
+    from dealer.running.resultfiles import write_json
     from dealer.running.tournament import (
         TournamentInterruptedError,
         TournamentRequest,
@@ -109,7 +109,6 @@ __all__ = [
     "derived_seed",
     "plan_tournament",
     "read_tournament",
-    "replace_file",
     "run_match",
     "run_tournament",
     "tournament_json",
@@ -140,10 +139,7 @@ _NAMES = {
         "run_match",
     ),
     "dealer.running.matchfolder": ("SUMMARY",),
-    "dealer.running.resultfiles": (
-        "replace_file",
-        "write_json",
-    ),
+    "dealer.running.resultfiles": ("write_json",),
     "dealer.running.tournament": (
         "TournamentInterruptedError",
         "TournamentRequest",

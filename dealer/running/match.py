@@ -9,7 +9,8 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
    play the game (each is created and told that a match begins), the names the logs will
    hold, and the output folder;
 2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
-   match runs, refused when it holds another match unless ``force``;
+   match runs, refused when it holds another match unless ``force``, and every file the
+   match writes there checked to be writable;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
    feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
@@ -20,7 +21,9 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
    results; with ``plot`` it draws ``bankroll.png``, and with ``mqtt`` it publishes the
    final status and adds what became of the messages (``telemetry``) to the summary. A
    failed match raises :class:`MatchFailedError`, an interrupted one
-   :class:`MatchInterruptedError`, each after its summary is written.
+   :class:`MatchInterruptedError`, each after its summary is written. A file that cannot
+   be written (a full disk) fails the match too: the summary says ``failed`` if it can
+   still be written, and :class:`~acpcbot.writing.WriteError` names the file.
 
 With ``aivat`` every decision's probabilities are recorded beside each log
 (:mod:`dealer.referee.decisionlog`) and the AIVAT estimate (:mod:`dealer.analysis.aivat`) joins
@@ -50,7 +53,9 @@ from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
+from acpcbot.smallfile import shown_path
 from acpcbot.telemetry.url import BrokerAddress
+from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivat import pair_of
 from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
@@ -67,7 +72,6 @@ from dealer.running.duplicate import (
 )
 from dealer.running.halves import AfterHalf, Halves
 from dealer.running.matchfolder import MatchFolder, check_path
-from dealer.running.resultfiles import replace_file
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
@@ -173,6 +177,8 @@ class MatchRun:
     """The bankroll picture drawn (``plot``)."""
     aivat: AivatReport | None = None
     """Agent A's AIVAT estimate (with ``aivat``)."""
+    unwritten: WriteError | None = None
+    """The first file that could not be written (a log, ``summary.json``, the plot)."""
 
     def text(self) -> list[str]:
         """The summary for people, line by line."""
@@ -262,6 +268,8 @@ def run_match(
                 monitor.close_display()
                 match = _record(request, halves, folder, time.perf_counter() - started, crash)
                 match = _finish(match, halves, monitor, folder)
+    if match.unwritten is not None:
+        raise match.unwritten
     status = match.run.status
     if status is MatchStatus.FAILED:
         assert match.run.error is not None
@@ -366,16 +374,20 @@ def _finish(
     match: MatchRun, halves: Halves, monitor: MatchMonitor, folder: MatchFolder
 ) -> MatchRun:
     """The picture (``plot``), the final status and the telemetry's counts (``mqtt``, then
-    added to ``summary.json``). Never raises: the match is recorded already."""
+    added to ``summary.json``). Never raises: the match is recorded already (a file that
+    could not be written is kept in :attr:`MatchRun.unwritten`)."""
     request, summary = match.request, match.summary
     plot = None
+    unwritten = match.unwritten
     if request.plot and match.run.hands:
         try:
             plot = _draw(match, halves)
-        except Exception as exc:  # the match stands without its picture
+        except WriteError as exc:  # the match stands without its picture, but says so
+            unwritten = _unwritten(unwritten, exc)
+        except Exception as exc:
             log.warning("plot_failed", error=f"{type(exc).__name__}: {exc}")
     if monitor.channel is None:
-        return replace(match, plot=plot)
+        return replace(match, plot=plot, unwritten=unwritten)
     result = {
         key: summary.get(key)
         for key in (
@@ -394,8 +406,8 @@ def _finish(
     stats = monitor.close(match.run.status.value, body)
     assert stats is not None
     summary = {**summary, "telemetry": monitor.channel.told(stats)}
-    folder.write_summary(summary)
-    return replace(match, summary=summary, plot=plot)
+    unwritten = _unwritten(unwritten, _write_summary(folder, summary))
+    return replace(match, summary=summary, plot=plot, unwritten=unwritten)
 
 
 def _draw(match: MatchRun, halves: Halves) -> Path:
@@ -451,9 +463,33 @@ def _record(
     if request.aivat and crash is None and run.halves and status is not MatchStatus.FAILED:
         aivat = _aivat(run, halves)
         summary["aivat"] = aivat_json(aivat)
-    folder.write_summary(summary)
+    unwritten = next((o.failed_writing for o in outcomes if o.failed_writing is not None), None)
+    unwritten = _unwritten(unwritten, _write_summary(folder, summary))
     collected = tuple(halves.collected.get(h) for h in range(plan.halves))
-    return MatchRun(request, run, summary, collected, aivat=aivat)
+    return MatchRun(request, run, summary, collected, aivat=aivat, unwritten=unwritten)
+
+
+def _write_summary(folder: MatchFolder, summary: dict[str, Any]) -> WriteError | None:
+    """Write ``summary.json``; what kept it from being written, if anything did."""
+    try:
+        folder.write_summary(summary)
+    except WriteError as exc:
+        return exc
+    return None
+
+
+def _unwritten(first: WriteError | None, then: WriteError | None) -> WriteError | None:
+    """One error for the files a match could not write: the first, saying that the summary
+    was not updated either.
+
+    >>> full = "No space left on device"
+    >>> log, summary = WriteError(Path("m/a.log"), full), WriteError(Path("m/summary.json"), full)
+    >>> print(_unwritten(log, summary))
+    cannot write m/a.log: No space left on device (m/summary.json not updated either)
+    """
+    if first is None or then is None:
+        return first or then
+    return WriteError(first.path, f"{first.reason} ({shown_path(then.path)} not updated either)")
 
 
 def _aivat(run: DuplicateRun, halves: Halves) -> AivatReport:

@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import time
@@ -38,11 +39,12 @@ from acpcbot.player import Entrant
 from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
 from acpcbot.telemetry.url import BrokerAddress
+from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
 from dealer.running.duplicate import Transport
 from dealer.running.match import MatchRequest, check_match, default_jobs
 from dealer.running.matchfolder import SUMMARY, check_path, read_summary
-from dealer.running.resultfiles import json_bytes, replace_file
+from dealer.running.resultfiles import json_bytes
 from dealer.running.tasks import Executor, MatchTask, TaskResult
 from dealer.running.tournamentfolder import (
     CROSSTABLE_PLOT,
@@ -263,10 +265,13 @@ def run_tournament(
             say(f"{reused} of {len(checks)} matches found finished in {folder.path}; kept")
         status = "finished"
         broke: str | None = None
+        unwritten: WriteError | None = None
         try:
             executor.run(tasks, tournament, folder.path / PARTIAL)
         except KeyboardInterrupt:
             status = "interrupted"
+        except WriteError as exc:  # its folder's disk is full, or read-only now
+            status, unwritten = "failed", exc
         except Exception as exc:  # the executor itself broke (say, the scheduler left)
             status = "failed"
             broke = str(exc) if isinstance(exc, AcpcError) else f"{type(exc).__name__}: {exc}"
@@ -295,11 +300,22 @@ def run_tournament(
                 *([request.out / CROSSTABLE_PLOT] if request.plot else []),
             ),
         )
-        run = _published(run, tournament.line, broke)
-        folder.write_file(RESULTS, json_bytes(run.json()))
-        if request.plot:
-            write_plot(report, folder.path)
-        folder.write_status(status)
+        run = _published(run, tournament.line, broke or (str(unwritten) if unwritten else None))
+        try:
+            folder.write_file(RESULTS, json_bytes(run.json()))
+            if request.plot:
+                write_plot(report, folder.path)
+            folder.write_status(status)
+        except WriteError as exc:
+            unwritten = unwritten or exc
+            with contextlib.suppress(WriteError):  # marked failed, when that can be written
+                folder.write_status("failed")
+    if unwritten is not None:
+        raise WriteError(
+            unwritten.path,
+            f"{unwritten.reason}; the {report.finished} matches finished are kept in "
+            f"{request.out}, and the same command plays the others",
+        )
     if broke is not None:
         raise AcpcError(
             f"{executor.description} failed: {broke}; the {report.finished} matches finished "

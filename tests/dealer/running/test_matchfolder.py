@@ -24,6 +24,7 @@ def test_one_run_at_a_time(tmp_path: Path) -> None:
         folder.write_summary({**IDENTITY, "status": "running"})
     with _open(tmp_path / "m") as again:  # unlocked when the first one is done
         assert again.replaced == "running"
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["summary.json"]  # no lock
 
 
 @pytest.mark.parametrize(
@@ -57,5 +58,5 @@ def test_force_removes_only_the_other_matchs_own_logs(tmp_path: Path) -> None:
     (folder / "summary.json").write_text(json.dumps(other))
     with _open(folder, force=True):
         pass
-    assert sorted(p.name for p in folder.iterdir()) == [".lock", "notes.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
     assert outside.read_text() == "not in the folder\n"
