@@ -47,6 +47,7 @@ from dealer.referee.matchlog import LogLines, MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.server import referee_over_tcp
 from dealer.referee.transcript import Transcript
+from dealer.running.replayedfile import ReplayedFile
 
 __all__ = [
     "Decisions",
@@ -279,6 +280,7 @@ def play_half(
     on_listening: ListeningReport | None = None,
     on_state: Callable[[str], None] | None = None,
     record_decisions: bool = False,
+    replay: bool = False,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
@@ -293,8 +295,10 @@ def play_half(
     (``--mqtt-hands``). With ``record_decisions`` every decision's probabilities go to a
     decisions file beside the log (:mod:`dealer.referee.decisionlog`); the log is the same. Only
     players played here can say theirs, so remote players and ``record_decisions`` do
-    not go together. A file that cannot be written ends the half with ``error`` and
-    ``failed_writing`` set.
+    not go together. With ``replay`` the files an earlier run of the match left are gone on
+    with (:mod:`dealer.running.replayedfile`): the half is played from its start, and what
+    they hold is checked instead of written. A file that cannot be written ends the half
+    with ``error`` and ``failed_writing`` set.
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -323,10 +327,11 @@ def play_half(
     failed_writing: WriteError | None = None
     try:
         with contextlib.ExitStack() as files:
-            file = files.enter_context(OutputFile(log_path))
-            # Nothing resumes an in-process match, so its log need not hit the disk every
-            # hand; over TCP a player can die at any time, and every finished hand must be
-            # kept.
+            # A log a replay goes on with is checked, not written, as far as it goes.
+            file = files.enter_context(_output_file(log_path, replay))
+            # A resumed match replays the hands a log lacks, so an in-process match's log
+            # need not hit the disk every hand; over TCP a player can die at any time, and
+            # every finished hand must be kept.
             in_process = plan.transport is Transport.INPROCESS
             flush_every = 256 if in_process else 1
             log = MatchLog(file, flush_every=flush_every)
@@ -337,7 +342,7 @@ def play_half(
             if plan.transport is not Transport.REMOTE:
                 players = [make_player(i, plan.agent_seeds[i]) for i in seats]
             if record_decisions:
-                side = files.enter_context(OutputFile(decisions_path(log_path)))
+                side = files.enter_context(_output_file(decisions_path(log_path), replay))
                 recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
                 recorder.install()
             try:
@@ -381,6 +386,14 @@ def play_half(
         error,
         failed_writing,
     )
+
+
+def _output_file(path: Path, replay: bool) -> OutputFile:
+    """``path`` to write a half's file into: from its start, or, replaying an earlier run
+    of the match, checked against what that run wrote into it."""
+    if replay and path.exists():
+        return ReplayedFile(path)
+    return OutputFile(path)
 
 
 async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisions | None]:

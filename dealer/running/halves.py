@@ -100,6 +100,9 @@ class HalfJob:
     """Where a half with remote players listens (:class:`dealer.running.duplicate.Listening`)."""
     record_decisions: bool = False
     """Write every decision's probabilities beside each log (:mod:`dealer.referee.decisionlog`)."""
+    replay: bool = False
+    """Go on with the files an earlier run of the match left (see
+    :func:`~dealer.running.duplicate.play_half`)."""
 
     def announce(self, half: int, ports: list[int]) -> None:
         """Say on stderr where a half with remote players waits for them, and with which
@@ -163,6 +166,7 @@ class HalfJob:
             listening=self.listening,
             on_listening=self.announce,
             record_decisions=self.record_decisions,
+            replay=self.replay,
         )
         collected = None
         if self.after_half is not None and outcome.finished:
@@ -201,6 +205,7 @@ class Halves:
         on_progress: Callable[[int, float], None] | None = None,
         listening: Listening | None = None,
         record_decisions: bool = False,
+        replay: bool = False,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
@@ -214,6 +219,7 @@ class Halves:
             monitor.hands_wanted,
             listening,
             record_decisions,
+            replay,
         )
         self.plan = plan
         self.monitor = monitor

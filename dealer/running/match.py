@@ -14,7 +14,15 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
    feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
-   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process;
+   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process. When
+   the folder holds an earlier run of this very match (interrupted, killed, failed), the
+   match goes on with it: each half is played again from its first hand, its logs checked
+   instead of written as far as they go (:mod:`dealer.running.replayedfile`), and then on
+   to its end. Replaying, not reading the logs into the agents, is what brings a learning
+   agent, and every agent's random stream, to exactly where it was: the logs, the
+   ``.probs`` files and ``summary.json`` (times aside) are those of a run never stopped, over
+   any transport. With ``force`` the earlier run's files are removed and the match starts
+   over;
 4. writes ``summary.json`` (atomically) as the match starts (``"status": "running"``) and
    ends: ``finished``, ``failed`` (an agent that raised in-process, a broken connection)
    or ``interrupted`` (Ctrl-C), the last two with the hands played so far and their
@@ -48,14 +56,14 @@ from typing import Any
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
-from acpcbot.logconfig import get_logger, lines_to
+from acpcbot.logconfig import get_logger, lines_to, notice
 from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
 from acpcbot.smallfile import shown_path
 from acpcbot.telemetry.url import BrokerAddress
-from acpcbot.writing import WriteError, replace_file
+from acpcbot.writing import WriteError, replace_file, writing
 from dealer.analysis.aivat import pair_of
 from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
@@ -86,6 +94,9 @@ __all__ = [
 ]
 
 log = get_logger("match")
+
+_EARLIER = {"running": "killed while it ran", "finished": "it finished"}
+"""An earlier run's status, as the notice of a match going on with it says it."""
 
 
 def default_jobs() -> int:
@@ -229,13 +240,24 @@ def run_match(
     files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
     side_files = [plan.decisions_name(half) for half in range(plan.halves)]
     with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
-        if folder.replaced is not None:
-            log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
-        if not request.plot:  # an earlier run's picture would not be this run's
-            (out / PLOT).unlink(missing_ok=True)
-        if not request.aivat:  # an earlier run's, which this run's logs would not match
-            for name in side_files:
-                (out / name).unlink(missing_ok=True)
+        earlier = folder.earlier
+        replay = earlier is not None
+        if earlier is not None:
+            notice(
+                f"going on with the earlier run of this match in {out} "
+                f"({_EARLIER.get(earlier, earlier)}): the hands it played are played again "
+                "first, checked against its logs, so that the agents are where they were; "
+                "--force starts over",
+                event="resuming_match",
+                folder=str(out),
+                status=earlier,
+            )
+        with writing(out):  # (each file was checked to be writable)
+            if not request.plot:  # an earlier run's picture would not be this run's
+                (out / PLOT).unlink(missing_ok=True)
+            if not request.aivat:  # an earlier run's, which this run's logs would not match
+                for name in side_files:
+                    (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
         monitor = _monitor(request, plan, game, out)
         halves = Halves(
@@ -248,6 +270,7 @@ def run_match(
             on_progress=on_progress,
             listening=request.listening,
             record_decisions=request.aivat,
+            replay=replay,
         )
         started = time.perf_counter()
         crash: str | None = None

@@ -10,8 +10,9 @@ holds it, a lock file). :meth:`MatchFolder.open`
 * refuses a folder that holds anything but this match's files (another match, by its
   ``summary.json``, or files no match wrote) unless forced; forcing removes the other
   match's ``summary.json`` and the logs it names, and nothing else;
-* lets the same match run again into its own folder (its files are replaced); what a
-  killed run left half-written (a temporary file) is removed.
+* finds an earlier run of the same match in its own folder (:attr:`MatchFolder.earlier`:
+  the run goes on with it, see :mod:`dealer.running.match`), or with ``force`` removes its
+  files to start over; what a killed run left half-written (a temporary file) is removed.
 
 :meth:`MatchFolder.write_summary` replaces ``summary.json`` atomically (a temporary file
 renamed over it), so a reader never sees half of one.
@@ -87,12 +88,12 @@ def _check_path(path: Path) -> None:
 class MatchFolder:
     """A locked match folder; :meth:`close` (or leaving the ``with`` block) unlocks it."""
 
-    def __init__(self, path: Path, lock: FolderLock, replaced: str | None) -> None:
+    def __init__(self, path: Path, lock: FolderLock, earlier: str | None) -> None:
         self.path = path
         self._lock: FolderLock | None = lock
-        self.replaced = replaced
+        self.earlier = earlier
         """The status of an earlier run of the same match found in the folder (its files
-        are being replaced), or ``None``."""
+        are there to go on with), or ``None``."""
 
     @classmethod
     def open(
@@ -108,13 +109,13 @@ class MatchFolder:
         check_path(path)
         lock = FolderLock.take(path, "match", MatchFolderError)
         try:
-            replaced = _claim(path, identity, files, force)
+            earlier = _claim(path, identity, files, force)
             for name in (SUMMARY, *files):
                 check_writable(path / name)
         except BaseException:
             lock.release()
             raise
-        return cls(path, lock, replaced)
+        return cls(path, lock, earlier)
 
     def write_summary(self, summary: Mapping[str, Any]) -> None:
         """Replace ``summary.json`` with ``summary`` in one step."""
@@ -140,8 +141,9 @@ class MatchFolder:
 def _claim(
     path: Path, identity: Mapping[str, object], files: Collection[str], force: bool
 ) -> str | None:
-    """Check what the folder holds; with ``force`` clear another match out of it. Returns
-    the status of an earlier run of this very match, if there is one."""
+    """Check what the folder holds; with ``force`` clear another match, or an earlier run
+    of this one, out of it. Returns the status of an earlier run of this very match that
+    is kept."""
     temporaries = {temporary_name(name) for name in (SUMMARY, *files)}
     entries = {entry.name for entry in path.iterdir()} - {LOCK}
     for name in entries & temporaries:  # half-written by a run that was killed
@@ -152,10 +154,12 @@ def _claim(
         return None
     earlier = read_summary(path / SUMMARY) if SUMMARY in entries else None
     others = sorted(entries - {SUMMARY} - set(files))
-    if earlier is not None and _same_match(earlier, identity) and not others:
+    same = earlier is not None and _same_match(earlier, identity) and not others
+    if same and not force:
+        assert earlier is not None
         status = earlier.get("status", "finished")
         return status if isinstance(status, str) else "finished"
-    if earlier is not None:
+    if earlier is not None and not same:
         what = f"another match ({_describe(earlier)})"
     else:
         shown = ", ".join(sorted(entries)[:3]) + (", ..." if len(entries) > 3 else "")
@@ -163,7 +167,7 @@ def _claim(
     if not force:
         raise MatchFolderError(f"{path} holds {what}; use another --out, or --force to replace it")
     if earlier is not None:
-        for name in [*_logs_of(earlier), SUMMARY]:
+        for name in [*_logs_of(earlier), SUMMARY, *(files if same else ())]:
             with writing(path / name):
                 (path / name).unlink(missing_ok=True)
     return None

@@ -144,7 +144,7 @@ def test_another_match_in_the_folder_is_refused_unless_forced(
     assert "--force" in err
     assert {p.name: p.read_bytes() for p in out.glob("*.log")} == logs_before
     assert _summary(out) == first
-    # the same match again: allowed (its files are replaced by the same ones)
+    # the same match again: allowed (it goes on with its files, which it finds complete)
     assert main([*base, "--seed", "1"]) == 0
     capsys.readouterr()
     assert {p.name: p.read_bytes() for p in out.glob("*.log")} == logs_before
