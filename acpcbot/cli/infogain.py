@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from acpcbot.cli.arguments import path_value
 from acpcbot.options import add_progress_options, progress_of
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
         "--plot",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="also draw DIR/infogain-STREET.png for each street (the plot extra)",
     )

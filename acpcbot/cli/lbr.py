@@ -20,9 +20,8 @@ always-raise.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from acpcbot.cli.arguments import hand_count, job_count, seed_value
+from acpcbot.cli.arguments import hand_count, job_count, path_value, seed_value
 
 HELP = "local best response against a fixed-strategy agent: a lower bound on its exploitability"
 
@@ -54,7 +53,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="folder for the logs and summary.json (default: ./lbr+opponent=AGENT-vs-AGENT...)",
     )

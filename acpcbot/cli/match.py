@@ -41,9 +41,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
-from acpcbot.cli.arguments import hand_count, job_count, port_list, seconds, seed_value
+from acpcbot.cli.arguments import (
+    hand_count,
+    job_count,
+    path_value,
+    port_list,
+    seconds,
+    seed_value,
+)
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
@@ -76,7 +82,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)",
     )

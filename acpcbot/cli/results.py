@@ -31,6 +31,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from acpcbot.cli.arguments import path_value
+
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
 MAX_BIG_BLIND = 2**31 - 1
@@ -78,7 +80,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tournament",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="instead of logs: the crosstable and rankings of the tournament in DIR",
     )
@@ -91,7 +93,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--plot-file",
-        type=Path,
+        type=path_value,
         metavar="FILE",
         help="draw the bankroll curves into FILE (a .png) instead (implies --plot)",
     )

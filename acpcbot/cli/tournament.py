@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from acpcbot.cli.arguments import hand_count, job_count, seed_value
+from acpcbot.cli.arguments import count, hand_count, job_count, path_value, seed_value
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "every pair of agents over K duplicate matches: crosstable and rankings (local or Dask)"
@@ -49,7 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
     )
     parser.add_argument(
-        "--seeds", type=hand_count, default=1, metavar="K", help="matches per pairing (1)"
+        "--seeds", type=count, default=1, metavar="K", help="matches per pairing (1)"
     )
     parser.add_argument(
         "--seed",
@@ -59,7 +58,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="first card seed: the matches use S .. S+K-1 (0)",
     )
     parser.add_argument(
-        "--out", type=Path, required=True, metavar="DIR", help="the tournament's folder"
+        "--out", type=path_value, required=True, metavar="DIR", help="the tournament's folder"
     )
     parser.add_argument(
         "--vs", metavar="AGENT", help="play this agent against each AGENT (no other pairing)"

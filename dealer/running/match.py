@@ -61,6 +61,7 @@ from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
+from acpcbot.protocol.constants import MAX_HANDS
 from acpcbot.smallfile import shown_path
 from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.writing import WriteError, replace_file, writing
@@ -310,8 +311,11 @@ def check_match(request: MatchRequest) -> Game:
     """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
     return its game. :func:`run_match` calls it first; a caller planning many matches can
     check them all before playing any."""
-    if request.hands <= 0:
-        raise AcpcError(f"the number of hands must be positive, not {request.hands}")
+    if not 0 < request.hands <= MAX_HANDS:
+        raise AcpcError(
+            f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
+            f"not {request.hands:,}"
+        )
     seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}
     for what, seed in seeds.items():
         if seed is not None and not 0 <= seed < 2**32:
@@ -332,6 +336,11 @@ def check_match(request: MatchRequest) -> Game:
     elif request.mqtt_hands:
         raise AcpcError("--mqtt-hands needs --mqtt URL")
     game = load_game(request.game)
+    if game.num_players != 2:
+        raise AcpcError(
+            f"a duplicate match is heads-up: {request.game} is a game of {game.num_players} "
+            "players (acpc-dealer plays any number)"
+        )
     plan = request.plan()
     for half in range(plan.halves):
         plan.config(half, game)  # names a log cannot hold fail here

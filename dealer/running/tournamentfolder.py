@@ -37,7 +37,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
 from acpcbot.writing import check_writable, replace_file, temporary_name, writing
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log
 from dealer.analysis.stats import SampleSums, pair_sorted
@@ -90,6 +90,8 @@ def read_plan(path: Path) -> TournamentPlan:
             raise TournamentError("it is not a JSON object")
         return TournamentPlan.from_json(data)
     except MissingFileError:
+        if not path.is_dir():
+            raise TournamentError(f"no folder {shown_path(path)}") from None
         raise TournamentError(f"{path} holds no tournament (no {TOURNAMENT})") from None
     except (FileRefusedError, ValueError, TournamentError) as exc:
         raise TournamentError(f"{where} is not a tournament's plan: {exc}") from None

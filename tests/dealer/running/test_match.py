@@ -23,6 +23,7 @@ import pytest
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
+from acpcbot.errors import AcpcError
 from acpcbot.logconfig import get_logger
 from acpcbot.player import BettingView, HandResult, Player
 from acpcbot.protocol.matchstate import MatchState
@@ -123,6 +124,38 @@ def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     assert done.stderr.splitlines()[0].startswith(f"acpcbot: error: dpp cannot play {game}: ")
     assert "seat" not in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "m").exists()  # checked before anything is written
+
+
+def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vectors: Path) -> None:
+    game = tmp_path / "three.game"
+    game.write_text(
+        (vectors / "games" / "holdem.limit.2p.reverse_blinds.game")
+        .read_text()
+        .replace("numPlayers = 2", "numPlayers = 3")
+        .replace("blind = 10 5", "blind = 10 5 0")
+        .replace("firstPlayer = 2 1 1 1", "firstPlayer = 3 1 1 1")
+    )
+    done = _acpcbot("match", "example", "always-call", "--game", str(game), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"acpcbot: error: a duplicate match is heads-up: {game} is a game of 3 players "
+        "(acpc-dealer plays any number)\n"
+    )
+
+
+def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "lbr", "dpp", "--hands", "5"]) == 1
+    assert capsys.readouterr().err == (
+        "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
+        "from = preflop|flop|turn|river)\n"
+    )
+
+
+def test_more_hands_than_the_reference_dealer_plays_are_refused() -> None:
+    from dealer.running import check_match
+
+    with pytest.raises(AcpcError, match=r"must be 1 \.\. 4,294,967,295 .* not 4,294,967,296"):
+        check_match(MatchRequest(entrant("example"), entrant("always-call"), hands=2**32))
 
 
 # -- defect 4: result folders ----------------------------------------------------------------
@@ -431,6 +464,12 @@ def test_illegal_actions_are_counted_alike_in_both_transports(
         (["--hands", "x"], "argument --hands: not a whole number: 'x'"),
         (["--hands", "0"], "argument --hands: must be positive: 0"),
         (["--seed", "-1"], "argument --seed: seeds are 0 .. 4294967295: -1"),
+        (
+            ["--hands", "99999999999999999999"],
+            "argument --hands: at most 4,294,967,295 hands (the reference dealer's limit): "
+            "99999999999999999999",
+        ),
+        (["--out", ""], "argument --out: an empty path"),
         (["--jobs", "zero"], "argument --jobs: not a whole number: 'zero'"),
     ],
 )

@@ -397,9 +397,12 @@ def test_what_cannot_be_played_is_a_one_line_error_before_any_file(
 
 def test_results_of_a_folder_that_holds_no_tournament_is_an_error(tmp_path: Path) -> None:
     done = acpcbot("results", "--tournament", "nowhere", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "acpcbot: error: no folder nowhere\n")
+    (tmp_path / "empty").mkdir()
+    done = acpcbot("results", "--tournament", "empty", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (
         1,
-        "acpcbot: error: nowhere holds no tournament (no tournament.json)\n",
+        "acpcbot: error: empty holds no tournament (no tournament.json)\n",
     )
     done = acpcbot("results", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (
