@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         for path in plots:  # before the work, not after it
             check_writable(path, make_folder=True)
     gain: InfoGain | None = None
-    progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args).show)
+    progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args))
     try:
         for hand in logged_hands(args.logs, load_game(args.game) if args.game else None):
             if gain is None:

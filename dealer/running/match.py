@@ -133,8 +133,9 @@ class MatchRequest:
     jobs: int | None = None
     """Halves played at once, each in a process of its own (``None``: the cores)."""
     progress: bool | Show = False
-    """The progress line on stderr: ``True`` (or :attr:`Show.TERMINAL`) when it is a
-    terminal, :attr:`Show.ALWAYS` also in plain lines elsewhere, ``False`` never."""
+    """The progress line on stderr (:class:`~acpcbot.progress.display.Show`): ``True`` (or
+    :attr:`Show.AUTO`) a bar on a terminal and now and then a plain line elsewhere,
+    :attr:`Show.ALWAYS` plain lines every few seconds elsewhere, ``False`` never."""
     mqtt: BrokerAddress | None = None
     """Publish the match's status and progress to this MQTT broker."""
     mqtt_hands: bool = False
@@ -377,7 +378,7 @@ def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) 
     publishes ``running`` now)."""
     a, b = plan.names
     total = plan.halves * plan.hands
-    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress).show)
+    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress))
     channel = None
     if request.mqtt is not None:
         from acpcbot.telemetry.channel import Channel

@@ -331,7 +331,7 @@ def _monitor(
 ) -> PoolMonitor:
     """The progress line, and the tournament's telemetry (``running`` published now)."""
     hands = len(tasks) * plan.hands * 2
-    show = Show.of(request.progress).show
+    show = Show.of(request.progress)
     channel = None
     if request.mqtt is not None:
         from acpcbot.telemetry.channel import Channel

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,10 @@ def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert {"mbb_per_game", "ci95", "pair_sd_mbb", "halves"} <= set(summary)
     assert len(list(out.glob("*.log"))) == 2
     assert main([*args, "--out", str(tmp_path / "again")]) == 0
-    assert capsys.readouterr().out.startswith("LBR against always-call: ")
+    text = capsys.readouterr().out
+    assert text.startswith("LBR against always-call: ")
+    assert len(re.findall(r" in \d+\.\d s", text)) == 1  # one run, one time
+
     for log in out.glob("*.log"):  # the same seed, the same play
         assert (tmp_path / "again" / log.name).read_bytes() == log.read_bytes()
 

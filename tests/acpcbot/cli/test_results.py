@@ -84,7 +84,7 @@ def _run(*args: str | Path, limit_mb: int = 1024) -> subprocess.CompletedProcess
 def test_a_real_pair_is_combined(example_logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["results", str(example_logs / SEED42), str(example_logs / SEED42_TWIN)]) == 0
     out, err = capsys.readouterr()
-    assert "Alice vs Bob, duplicate over 1000 pairs: +301.0 mbb/g ± 250.4 (95% CI)" in out
+    assert "Alice vs Bob, duplicate over 1,000 pairs: +301.0 mbb/g ± 250.4 (95% CI)" in out
     assert err == ""
 
 
@@ -146,9 +146,9 @@ def test_side_by_side_says_plainly_it_is_not_a_pair(
     assert main(["results", *logs, "--side-by-side"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        f"log 1 ({SEED42}): Alice vs Bob: 1000 hands, +2770 chips, +277.0 mbb/g ± 487.6 (95% CI)"
+        f"log 1 ({SEED42}): Alice vs Bob: 1,000 hands, +2770 chips, +277.0 mbb/g ± 487.6 (95% CI)"
     )
-    assert out[1].startswith(f"log 2 ({SEED1}): Alice vs Bob: 1000 hands, +3230 chips")
+    assert out[1].startswith(f"log 2 ({SEED1}): Alice vs Bob: 1,000 hands, +3230 chips")
     assert out[2].startswith("not a duplicate pair, not combined: seeds differ")
     assert main(["results", *logs, "--side-by-side", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -397,7 +397,7 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Alice vs Bob: 1000 hands, +2770 chips")
+    assert done.stdout.startswith("Alice vs Bob: 1,000 hands, +2770 chips")
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])

@@ -382,6 +382,15 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
 
 
+def test_at_80_columns_the_progress_line_keeps_its_ci_and_eta(tmp_path: Path) -> None:
+    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    returncode, text = _on_a_terminal(args, tmp_path, columns=80)
+    assert returncode == 0
+    drawn = [part for part in text.split("\r") if "hands/s" in part]
+    assert drawn and all(len(part) < 80 for part in drawn), drawn
+    assert all(re.search(r"mbb/g, ETA \d+:\d\d$", part.rstrip()) for part in drawn), drawn
+
+
 def test_the_halves_log_lines_never_splice_with_the_progress_bar(tmp_path: Path) -> None:
     # Each half logs in a process of its own; the one drawing the bar writes their lines,
     # above it: a line of a half never starts in the middle of the bar's.
@@ -479,7 +488,8 @@ def test_bad_numbers_name_the_option_not_a_function(
     with pytest.raises(SystemExit):
         main(["match", "example", "always-call", *args])
     err = capsys.readouterr().err
-    assert err.splitlines()[-1].endswith(message) and "_" not in err.splitlines()[-1]
+    # one line: the usage is for --help
+    assert err == f"acpcbot match: error: {message} (see acpcbot match --help)\n"
 
 
 def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
