@@ -2,8 +2,9 @@
 
 With one log: a player's (seat 1's by default) winnings in mbb/g with a 95% confidence
 interval over hands. With the two logs of a duplicate pair (another log of the same seed,
-game and hand count, the same two players with the seats reversed): player A (seat 1 of the
-first log) in each half and over the pairs, each hand number's two results averaged into one
+game and hand count, the same two players with the seats reversed), in either order: player
+A (the agent acpcbot match reports, by the summary.json beside the logs, else the name that
+sorts first) in each half and over the pairs, each hand number's two results averaged into one
 sample, with the CI over pairs and the per-pair standard deviation. Two logs that are not
 such a pair are an error naming the differences, or with --side-by-side each log's results
 on its own. Each log's totals are checked against its SCORE line: a disagreement, and a last
@@ -54,7 +55,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, nargs="?", help="a match log (.log)")
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(
-        "--player", help="whose results (default: seat 1 of the first log)", metavar="NAME"
+        "--player",
+        help="whose results (default: of a duplicate pair, the match's agent A by the "
+        "summary.json beside the logs, else the name that sorts first; of one log, seat 1's)",
+        metavar="NAME",
     )
     parser.add_argument(
         "--big-blind",

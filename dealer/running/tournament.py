@@ -80,7 +80,8 @@ class TournamentRequest:
 
     entrants: tuple[Entrant, ...]
     """The agents: every pair of them plays, or each against :attr:`vs`."""
-    out: Path
+    out: Path | None = None
+    """The tournament's folder (``None``: ``./tournament.seedS.nN``, see :attr:`out_dir`)."""
     hands: int = 1000
     """Hands per half of each match."""
     seeds: int = 1
@@ -102,6 +103,19 @@ class TournamentRequest:
     """Publish the tournament's status and progress to this MQTT broker."""
     aivat: bool = False
     """Record every decision's probabilities and add each pairing's AIVAT estimate."""
+
+    @property
+    def out_dir(self) -> Path:
+        """The tournament's folder: :attr:`out`, or one named after the series (the hands,
+        the first seed and the game: what a folder's tournament keeps when it grows).
+
+        >>> TournamentRequest((), hands=500, seed=3).out_dir
+        PosixPath('tournament.seed3.n500')
+        """
+        if self.out is not None:
+            return self.out
+        game = "" if self.game == LIMIT_HOLDEM else f".{Path(self.game).name.removesuffix('.game')}"
+        return Path(f"tournament.seed{self.seed}.n{self.hands}{game}")
 
     @property
     def agents(self) -> tuple[Entrant, ...]:
@@ -203,10 +217,10 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
         game.big_blind,
         vs=request.vs is not None,
     )
-    check_path(request.out)
+    check_path(request.out_dir)
     for a, b in plan.pairings:
         match = plan.match(a, b, plan.seed)
-        check_match(_match_request(request, plan, match, request.out / match.name))
+        check_match(_match_request(request, plan, match, request.out_dir / match.name))
     return plan
 
 
@@ -251,7 +265,7 @@ def run_tournament(
         need_mqtt()
     plan = plan_tournament(request)
     executor = _executor(request)
-    with executor, TournamentFolder.open(request.out, plan) as folder:  # Dask connects first
+    with executor, TournamentFolder.open(request.out_dir, plan) as folder:  # Dask connects first
         checks = {m.name: check_played(folder.path, m) for m in plan.matches()}
         reused = sum(check.finished for check in checks.values())
         tasks = [
@@ -296,8 +310,8 @@ def run_tournament(
             executor.description,
             aivat=pairings_aivat(report, folder.path) if request.aivat else (),
             files=(
-                request.out / RESULTS,
-                *([request.out / CROSSTABLE_PLOT] if request.plot else []),
+                request.out_dir / RESULTS,
+                *([request.out_dir / CROSSTABLE_PLOT] if request.plot else []),
             ),
         )
         run = _published(run, tournament.line, broke or (str(unwritten) if unwritten else None))
@@ -314,12 +328,12 @@ def run_tournament(
         raise WriteError(
             unwritten.path,
             f"{unwritten.reason}; the {report.finished} matches finished are kept in "
-            f"{request.out}, and the same command plays the others",
+            f"{request.out_dir}, and the same command plays the others",
         )
     if broke is not None:
         raise AcpcError(
             f"{executor.description} failed: {broke}; the {report.finished} matches finished "
-            f"are kept in {request.out}, and the same command plays the others"
+            f"are kept in {request.out_dir}, and the same command plays the others"
         )
     if status == "interrupted":
         raise TournamentInterruptedError(run)
@@ -347,7 +361,7 @@ def _monitor(
             "matches_total": len(tasks),
             "hands_total": hands,
             "executor": executor,
-            "out": str(request.out),
+            "out": str(request.out_dir),
         }
         display: list[PoolMonitor] = []
 
@@ -355,7 +369,7 @@ def _monitor(
             if display:
                 display[0].display.write(f"acpcbot: warning: {text}")
 
-        channel = Channel(request.mqtt, Kind.TOURNAMENT, request.out.name, describe, warn=warn)
+        channel = Channel(request.mqtt, Kind.TOURNAMENT, request.out_dir.name, describe, warn=warn)
         monitor = PoolMonitor(len(tasks), hands, show=show, channel=channel)
         display.append(monitor)
         channel.start()

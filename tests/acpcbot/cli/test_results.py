@@ -88,6 +88,28 @@ def test_a_real_pair_is_combined(example_logs: Path, capsys: pytest.CaptureFixtu
     assert err == ""
 
 
+def test_a_pair_is_the_same_whatever_order_its_logs_come_in(
+    example_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A shell's DIR/*.log sorts by file name: whose results are shown must not hang on it.
+    first, second = str(example_logs / SEED42), str(example_logs / SEED42_TWIN)
+    shown = []
+    for logs in ([first, second], [second, first]):
+        assert main(["results", *logs]) == 0
+        shown.append(capsys.readouterr().out.splitlines())
+    assert shown[0] == shown[1]
+    assert shown[0][2].startswith("Alice vs Bob, duplicate")  # Alice: the name first sorted
+    # A match's folder: its agent A (by summary.json), as acpcbot match reports it.
+    out = tmp_path / "m"
+    assert main(["match", "tight-passive", "example", "--hands", "30", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[3].startswith("  tight-passive: ")
+    logs = sorted(str(p) for p in out.glob("*.log"))  # example-... sorts first
+    assert main(["results", *logs]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("half 1 (tight-passive-example.seed0.n30.log): tight-passive vs")
+    assert lines[2].startswith("tight-passive vs example, duplicate over 30 pairs: ")
+
+
 @pytest.mark.parametrize(
     ("second", "why"),
     [

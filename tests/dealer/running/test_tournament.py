@@ -19,6 +19,7 @@ import pytest
 
 from acpcbot.actions import Action
 from acpcbot.cli import main
+from acpcbot.extras import install_hint
 from acpcbot.player import BettingView
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry
@@ -104,6 +105,18 @@ def test_the_text_gives_the_crosstable_and_both_rankings(
         assert placing["mbb_per_game"] == pytest.approx(mean, abs=2e-3)
     assert "ranking by total bankroll (mean mbb/g against every other agent):" in lines
     assert any(line.startswith(f"   1  {runoff[0]['agent']}") for line in lines)
+
+
+def test_without_out_the_folder_is_named_after_the_series(tmp_path: Path) -> None:
+    # as acpcbot match has a default folder, so has a tournament
+    args = ["--hands", "20", "--seed", "4"]
+    done = acpcbot("tournament", "example", "always-call", *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "results in tournament.seed4.n20/results.json" in done.stdout
+    again = acpcbot("tournament", "example", "always-call", "always-raise", *args, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.seed4.n20"]
+    assert len(match_folders(tmp_path / "tournament.seed4.n20")) == 3
 
 
 # -- resilience ---------------------------------------------------------------------------
@@ -343,13 +356,12 @@ def test_missing_packages_are_named_with_their_extra(
     base = ["tournament", "example", "always-call", "--out", str(tmp_path / "t")]
     assert main([*base, "--plot"]) == 1
     assert capsys.readouterr().err == (
-        "acpcbot: error: --plot needs matplotlib, which is not installed: "
-        "pip install 'acpcbot[plot]'\n"
+        f"acpcbot: error: --plot needs matplotlib, which is not installed: {install_hint('plot')}\n"
     )
     assert main([*base, "--scheduler", "tcp://127.0.0.1:1"]) == 1
     assert capsys.readouterr().err == (
         "acpcbot: error: --scheduler needs Dask distributed, which is not installed: "
-        "pip install 'acpcbot[cluster]'\n"
+        f"{install_hint('cluster')}\n"
     )
     assert not (tmp_path / "t").exists()  # refused before anything was written
 
