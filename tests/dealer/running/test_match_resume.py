@@ -14,11 +14,11 @@ import pytest
 
 from tests.dealer.running.test_match import ACPCBOT, _acpcbot
 
-PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "1000", "--seed", "9", "--out", "m"]
+PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "800", "--seed", "9", "--out", "m"]
 """The issue's match, shorter: a learning agent (plicas) against a fixed strategy (dpp),
 both drawing from their random streams."""
 OVER_TCP = [
-    *("match", "kendall-learner", "example", "--hands", "3000", "--seed", "4", "--out", "m"),
+    *("match", "kendall-learner", "example", "--hands", "1200", "--seed", "4", "--out", "m"),
     *("--transport", "tcp", "--aivat"),
 ]
 """A learning agent over TCP, each decision's probabilities recorded (``.probs``)."""
@@ -97,7 +97,7 @@ def test_the_same_command_goes_on_with_a_stopped_match(
         assert match.returncode == 130 and summary["status"] == "interrupted"
     before = {name: data for name, data in _files(folder).items() if name != ".lock"}
     assert (folder / ".lock").exists() == (how is signal.SIGKILL)  # (its process is gone)
-    assert 0 < _played(folder) < 2000, "stopped too late to show anything"
+    assert 0 < _played(folder) < 1600, "stopped too late to show anything"
 
     again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
     assert again.returncode == 0, again.stderr
@@ -113,10 +113,10 @@ def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
     for name in ("whole", "again"):
         (tmp_path / name).mkdir()
     whole = _whole(OVER_TCP, tmp_path / "whole")
-    match = _stopped(OVER_TCP, tmp_path / "again", signal.SIGTERM, after=600)
+    match = _stopped(OVER_TCP, tmp_path / "again", signal.SIGTERM, after=300)
     assert match.returncode == 130
     folder = tmp_path / "again" / "m"
-    assert _played(folder) < 6000
+    assert _played(folder) < 2400
     again = _acpcbot(*OVER_TCP, "--no-progress", cwd=tmp_path / "again", timeout=600)
     assert again.returncode == 0, again.stderr
     assert sorted(_files(folder)) == sorted(_files(whole))  # the .probs files among them
