@@ -82,6 +82,7 @@ def _summary(folder: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("case", ["a file", "under a file", "too long a name"])
+@pytest.mark.e2e
 def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
     (tmp_path / "afile").write_text("keep me\n")
     out = {
@@ -101,6 +102,7 @@ def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
 
 
 @pytest.mark.parametrize("transport", ["tcp", "inprocess"])
+@pytest.mark.e2e
 def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     tmp_path: Path, vectors: Path, transport: str
 ) -> None:
@@ -118,6 +120,7 @@ def test_an_agent_that_cannot_play_the_game_is_named_at_once(
 # -- defect 4: result folders ----------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_another_match_in_the_folder_is_refused_unless_forced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -145,6 +148,7 @@ def test_another_match_in_the_folder_is_refused_unless_forced(
     assert sorted(p.name for p in out.glob("*.log")) == sorted(h["log"] for h in forced["halves"])
 
 
+@pytest.mark.e2e
 def test_files_that_are_no_match_are_not_overwritten(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -214,6 +218,7 @@ def _running(folder: Path) -> bool:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.e2e
 def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
     tmp_path: Path, jobs: str
 ) -> None:
@@ -264,6 +269,7 @@ def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
 
 
 @pytest.mark.parametrize("transport", ["inprocess", "tcp"])
+@pytest.mark.e2e
 def test_halves_side_by_side_write_the_same_logs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], transport: str
 ) -> None:
@@ -286,6 +292,7 @@ def _collect_players(half: int, players: Sequence[Player]) -> tuple[int, str, st
     return (half, type(players[0]).__name__, type(players[1]).__name__)
 
 
+@pytest.mark.e2e
 def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> None:
     for jobs in (1, 2):
         out = tmp_path / str(jobs)
@@ -299,6 +306,7 @@ def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> N
         )
 
 
+@pytest.mark.e2e
 def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 200, 0, 0))
@@ -401,12 +409,14 @@ def test_bad_numbers_name_the_option_not_a_function(
     assert err.splitlines()[-1].endswith(message) and "_" not in err.splitlines()[-1]
 
 
+@pytest.mark.e2e
 def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
     assert MatchRequest(entrant("a"), entrant("b")).transport is Transport.INPROCESS
     done = _acpcbot("match", "example", "always-call", "--hands", "5", "--json", cwd=tmp_path)
     assert json.loads(done.stdout)["transport"] == "inprocess"
 
 
+@pytest.mark.e2e
 def test_the_evaluation_script_plays_the_same_matches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
