@@ -250,9 +250,9 @@ def _guarded(item: pytest.Item) -> Generator[None, None, None]:
         try:
             result = yield
         except Exception:
-            if refused:
-                pytest.fail(refused[0], pytrace=False)
-            raise
+            if not refused:
+                raise
+            result = None  # what the test raised came of the refusal: that is its failure
         if refused:
             pytest.fail(refused[0], pytrace=False)
         return result
