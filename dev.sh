@@ -98,8 +98,8 @@ case "$cmd" in
         install_project test
         export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
         if [ ${#tier[@]} -gt 0 ] && [ -z "$(ls -A "$NUMBA_CACHE_DIR" 2>/dev/null)" ]; then
-            echo "dev.sh: no compiled kernels in $NUMBA_CACHE_DIR yet: this run compiles them" \
-                "(a minute or two more; later runs load them)" >&2
+            echo "dev.sh: no compiled kernels in $NUMBA_CACHE_DIR yet: this run compiles" \
+                "them first (later runs load them)" >&2
         fi
         "$venv/bin/ruff" check .
         "$venv/bin/ruff" format --check .
