@@ -13,6 +13,7 @@ from acpcbot.cli import main
 EXAMPLE = Path("logs") / "example_player"
 
 
+@pytest.mark.e2e
 def test_match_and_results_give_the_same_aivat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -34,6 +35,7 @@ def test_match_and_results_give_the_same_aivat(
     assert "--aivat needs one log" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "lbr"
     args = ["lbr", "always-call", "--hands", "40", "--seed", "2", "--from", "flop"]
@@ -86,6 +88,7 @@ def test_stats_of_the_reference_logs(vectors: Path, capsys: pytest.CaptureFixtur
     assert main(["stats", str(vectors / "nothing.log")]) == 1
 
 
+@pytest.mark.e2e
 def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "t"
     args = ["tournament", "always-call", "--vs", "example", "--hands", "60", "--seeds", "2"]

@@ -88,6 +88,7 @@ def test_a_real_pair_is_combined(example_logs: Path, capsys: pytest.CaptureFixtu
     assert err == ""
 
 
+@pytest.mark.e2e
 def test_a_pair_is_the_same_whatever_order_its_logs_come_in(
     example_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -371,6 +372,7 @@ def test_a_path_with_a_line_break_gives_a_one_line_error(
     assert "a\\nb.log': No such file or directory" in _error_line(capsys.readouterr().err)
 
 
+@pytest.mark.e2e
 def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     log = tmp_path / "m.log"
     log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|B").replace("B|A", "B|Ā")).encode())
@@ -386,6 +388,7 @@ def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     assert done.stdout.startswith("\\u0100 vs B: 2 hands")
 
 
+@pytest.mark.e2e
 def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     """``acpcbot results ... | head -1``: a broken pipe on stdout was a traceback."""
     done = subprocess.run(
@@ -400,6 +403,7 @@ def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     assert done.stdout == "{" and done.stderr == ""
 
 
+@pytest.mark.e2e
 def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.log"
     os.mkfifo(fifo)  # no writer: it reads as empty, it does not hang
@@ -409,6 +413,7 @@ def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> Non
         assert str(path) in _error_line(done.stderr)
 
 
+@pytest.mark.e2e
 def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     done = subprocess.run(
         [str(ACPCBOT), "results", "/dev/stdin"],
@@ -423,12 +428,14 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.e2e
 def test_a_device_as_the_log_is_refused(device: str) -> None:
     done = _run("results", device)
     assert done.returncode == 1
     assert _error_line(done.stderr) == f"acpcbot: error: {device} is not a regular file or a pipe"
 
 
+@pytest.mark.e2e
 def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
     sparse = tmp_path / "sparse.log"
     with sparse.open("wb") as file:
@@ -439,6 +446,7 @@ def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "sparse", "directory"])
+@pytest.mark.e2e
 def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     tmp_path: Path, kind: str
 ) -> None:
