@@ -212,9 +212,9 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not text:
         raise AgentSpecError("the agent spec is empty; `acpcbot agents` lists the agents")
     head, colon, rest = (part.strip() for part in text.partition(":"))
-    second, _, after = (part.strip() for part in rest.partition(":"))
+    second, second_colon, after = (part.strip() for part in rest.partition(":"))
     if colon and _names_class(head, second):
-        target, options = f"{head}:{second}", after
+        target, options, colon = f"{head}:{second}", after, second_colon
     else:
         target, options = head, rest
         if not AGENT_NAME.fullmatch(head):
@@ -225,6 +225,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise AgentSpecError(
             f"agent spec {spec!r}: one ':' comes before the options (KEY=VALUE,KEY=VALUE)"
         )
+    if colon and not options:
+        raise AgentOptionError(f"agent spec {spec!r}: no options after ':' (KEY=VALUE,...)")
     return target, _parse_options(spec, options)
 
 
@@ -241,9 +243,9 @@ def _is_agent_name(name: str) -> bool:
 
 def _parse_options(spec: str, text: str) -> dict[str, str]:
     options: dict[str, str] = {}
-    for item in text.split(","):
+    for item in text.split(",") if text else ():
         if not item.strip():
-            continue
+            raise AgentOptionError(f"agent spec {spec!r} has an empty option (a ',' too many)")
         key, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not key:
             raise AgentOptionError(f"agent option {item.strip()!r} in {spec!r} is not KEY=VALUE")
@@ -292,8 +294,8 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
         what = plugin.describe()
         return construct(load_class(plugin.target, what), seed, options, what)
     agent_class = entry.load()
-    if not options:
-        return agent_class(seed)
+    if not options and not entry.required:  # (an agent that cannot play without options
+        return agent_class(seed)  # says which, in from_options, before any match)
     from_options = getattr(agent_class, "from_options", None)
     if from_options is None:
         raise AgentOptionError(f"agent {target!r} takes no options (got {spec!r})")

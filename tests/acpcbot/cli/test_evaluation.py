@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from acpcbot.cli import main
 EXAMPLE = Path("logs") / "example_player"
 
 
+@pytest.mark.e2e
 def test_match_and_results_give_the_same_aivat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -33,6 +35,7 @@ def test_match_and_results_give_the_same_aivat(
     assert "--aivat needs one log" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "lbr"
     args = ["lbr", "always-call", "--hands", "40", "--seed", "2", "--from", "flop"]
@@ -43,7 +46,10 @@ def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert {"mbb_per_game", "ci95", "pair_sd_mbb", "halves"} <= set(summary)
     assert len(list(out.glob("*.log"))) == 2
     assert main([*args, "--out", str(tmp_path / "again")]) == 0
-    assert capsys.readouterr().out.startswith("LBR against always-call: ")
+    text = capsys.readouterr().out
+    assert text.startswith("LBR against always-call: ")
+    assert len(re.findall(r" in \d+\.\d s", text)) == 1  # one run, one time
+
     for log in out.glob("*.log"):  # the same seed, the same play
         assert (tmp_path / "again" / log.name).read_bytes() == log.read_bytes()
 
@@ -82,6 +88,7 @@ def test_stats_of_the_reference_logs(vectors: Path, capsys: pytest.CaptureFixtur
     assert main(["stats", str(vectors / "nothing.log")]) == 1
 
 
+@pytest.mark.e2e
 def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "t"
     args = ["tournament", "always-call", "--vs", "example", "--hands", "60", "--seeds", "2"]

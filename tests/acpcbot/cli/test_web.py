@@ -27,6 +27,7 @@ def _get(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
+@pytest.mark.e2e
 def test_it_serves_the_folders_given_on_loopback(tmp_path: Path) -> None:
     (tmp_path / "a.log").write_text("STATE:0:rf:9h6s|3d3h:10|-10:A|B\n")
     with web(str(tmp_path)) as (url, port):
@@ -40,6 +41,7 @@ def test_it_serves_the_folders_given_on_loopback(tmp_path: Path) -> None:
         assert [f["path"] for f in json.loads(text)] == ["a.log"]
 
 
+@pytest.mark.e2e
 def test_a_token_is_needed_when_given_or_beyond_loopback(tmp_path: Path) -> None:
     with web(str(tmp_path), "--token", "s3cret") as (url, port):
         assert url == f"http://127.0.0.1:{port}/?token=s3cret"
@@ -52,6 +54,7 @@ def test_a_token_is_needed_when_given_or_beyond_loopback(tmp_path: Path) -> None
         assert _get(f"http://127.0.0.1:{port}/api/info?token={token}")[0] == 200
 
 
+@pytest.mark.e2e
 def test_a_missing_folder_is_a_one_line_error(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(ACPCBOT), "web", str(tmp_path / "gone"), "--port", "0"],

@@ -227,6 +227,7 @@ async def test_a_person_plays_only_legal_actions_then_the_rematch_with_the_seats
     assert table["result"]["pairs"]["count"] == 4
 
 
+@pytest.mark.slow  # the dealer's clock runs out (2 s)
 async def test_a_person_who_goes_away_runs_out_of_time_and_keeps_the_hands_played(
     results: Path, tmp_path: Path
 ) -> None:
@@ -253,6 +254,7 @@ async def test_a_person_who_goes_away_runs_out_of_time_and_keeps_the_hands_playe
     assert _person_actions(log, "person")[: len(clicked)] == clicked
 
 
+@pytest.mark.e2e  # the dealer and the other player are processes
 async def test_a_person_takes_a_seat_of_an_acpc_dealer_elsewhere(
     results: Path, tmp_path: Path
 ) -> None:

@@ -1,4 +1,4 @@
-"""The page in a real browser (end to end, ``slow``): Debian's headless Chromium driven by
+"""The page in a real browser (``e2e`` and ``slow``): Debian's headless Chromium driven by
 Playwright against ``acpcbot web`` itself. The live view follows a match publishing to a real
 mosquitto until it ends; the replay shows hand 0 of the reference dealer's log and of ours as
 their ``STATE`` lines say; a person clicking plays 20 hands against always-call, and only the
@@ -32,7 +32,7 @@ from dealer.web.logs import HandFilter, HandIndex
 from tests.dealer.web.server import ACPCBOT, command
 from tests.mqttbroker import Mosquitto
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

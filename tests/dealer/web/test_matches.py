@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from agents.registry import entrant
 from dealer.running import MatchRequest, TournamentRequest, run_match, run_tournament
 from dealer.running.matchfolder import MatchFolder
@@ -20,7 +22,9 @@ def _row(board: LiveBoard, name: str) -> dict:  # type: ignore[type-arg]
 
 
 def test_a_finished_match_shows_its_summary_and_its_curve(tmp_path: Path) -> None:
-    request = MatchRequest(entrant("example"), entrant("always-call"), hands=50, out=tmp_path / "m")
+    request = MatchRequest(
+        entrant("example"), entrant("always-call"), hands=50, out=tmp_path / "m", jobs=1
+    )
     summary = run_match(request).summary
     board = LiveBoard(Roots([tmp_path]), None)
     board.update_folders()
@@ -37,7 +41,9 @@ def test_a_finished_match_shows_its_summary_and_its_curve(tmp_path: Path) -> Non
 
 def test_a_running_match_grows_and_one_whose_process_died_is_aborted(tmp_path: Path) -> None:
     finished = tmp_path / "done"
-    request = MatchRequest(entrant("example"), entrant("always-call"), hands=200, out=finished)
+    request = MatchRequest(
+        entrant("example"), entrant("always-call"), hands=200, out=finished, jobs=1
+    )
     run_match(request)
     plan = request.plan()
     out = tmp_path / "results" / "live"
@@ -60,6 +66,7 @@ def test_a_running_match_grows_and_one_whose_process_died_is_aborted(tmp_path: P
     assert _row(board, "live")["status"] == "aborted"  # running, and nobody holds the lock
 
 
+@pytest.mark.e2e  # the tournament's pool
 def test_a_tournament_shows_its_crosstable(tmp_path: Path) -> None:
     out = tmp_path / "t"
     agents = tuple(entrant(name) for name in ("always-call", "always-raise", "example"))
