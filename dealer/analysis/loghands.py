@@ -1,12 +1,12 @@
 """Every hand of one or more logs with its game, streamed: for measures that replay the hands
-(``acpcbot infogain``).
+(``acpcbot stats``, ``acpcbot infogain``).
 
 A log's game is the one given, else the one its header names (a file beside the log, here,
 or a bundled game: :func:`dealer.analysis.logresults.game_named`), else (no header) the
-bundled heads-up limit game; every log must be of the first one's game. Each ``STATE`` line
-is checked as :func:`dealer.analysis.playedlog.read_log` checks it, then parsed under its
-game's rules; a bad one is a :class:`~dealer.analysis.playedlog.LogError` naming the file and
-the line.
+bundled heads-up limit game; every log must be of the first one's game.
+Each log is read once, by :mod:`acpcbot.logreader` (every line checked); each hand is then
+parsed under its game's rules; anything wrong is a
+:class:`~acpcbot.logreader.LogError` naming the file and the line.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:
@@ -22,12 +22,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import Game, bundled_game
-from acpcbot.protocol.logfile import LogHeader, StateRecord, parse_state_line
+from acpcbot.logreader import LogReader, open_log
+from acpcbot.protocol.logfile import StateRecord
 from acpcbot.smallfile import shown_path
 from dealer.analysis.logresults import game_named
-from dealer.analysis.playedlog import LogError, state_lines
 
 __all__ = ["LoggedHand", "logged_hands"]
 
@@ -51,24 +51,32 @@ class LoggedHand:
 def logged_hands(
     paths: Sequence[Path], game: Game | None = None, *, advice: str = "give --game"
 ) -> Iterator[LoggedHand]:
-    """The hands of the logs at ``paths``, in order (see the module); ``advice`` ends the
-    error for a game a header names that cannot be found."""
+    """The hands of the logs at ``paths``, in order (see the module); ``game``: the game
+    given for them; ``advice`` ends the error for a game a header names that cannot be
+    found."""
     first: Game | None = None
     for path in paths:
-        chosen = game
-        for item in state_lines(path):
-            if isinstance(item, LogHeader):
-                if chosen is None:
-                    chosen = game_named(item.game_path, path, advice)
-                continue
-            if chosen is None:
-                chosen = bundled_game()
+        with open_log(path) as log:
+            chosen = _game_of(log, path, game, advice)
             if first is None:
                 first = chosen
             elif chosen != first:
-                raise AcpcError(f"{shown_path(path)} is of another game than {paths[0]}")
-            try:
-                record = parse_state_line(item.text, chosen)
-            except AcpcError as exc:
-                raise LogError(f"{shown_path(path)}:{item.number}: {exc}") from None
-            yield LoggedHand(path, item.number, chosen, record)
+                raise AcpcError(f"{log.where} is of another game than {shown_path(paths[0])}")
+            for hand in log:
+                try:
+                    record = hand.record(chosen)
+                except MatchStateError as exc:
+                    raise log.error(hand.number, exc) from None
+                yield LoggedHand(path, hand.number, chosen, record)
+            if not log.hands:
+                raise log.no_hands()
+
+
+def _game_of(log: LogReader, path: Path, given: Game | None, advice: str) -> Game:
+    """The game of the log ``log`` (at ``path``): the one ``given``, else the one its
+    header names, else the bundled heads-up limit game."""
+    if given is not None:
+        return given
+    if log.header is None:
+        return bundled_game()
+    return game_named(log.header.game_path, path, advice)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,6 +84,48 @@ def test_stats_of_the_reference_logs(vectors: Path, capsys: pytest.CaptureFixtur
     assert main(["stats", logs[0], nolimit]) == 1
     assert "another game" in capsys.readouterr().err
     assert main(["stats", str(vectors / "nothing.log")]) == 1
+
+
+def test_stats_of_a_pipe(vectors: Path) -> None:
+    """Each log is read once, so a pipe will do."""
+    log = vectors / EXAMPLE / "limit2p.seed42.n1000.Alice-Bob.log"
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("acpcbot")), "stats", "/dev/stdin", "--json"],
+        input=log.read_bytes(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 1000
+
+
+@pytest.fixture(scope="module")
+def aivat_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    """A short match with --aivat: its folder and its AIVAT estimate."""
+    out = tmp_path_factory.mktemp("aivat") / "m"
+    command = ["match", "example", "tight-passive", "--hands", "60", "--seed", "5", "--aivat"]
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        assert main([*command, "--out", str(out), "--json"]) == 0
+    return out, json.loads(stdout.getvalue())["aivat"]
+
+
+def test_results_aivat_of_a_pipe_is_refused(aivat_match: tuple[Path, dict[str, object]]) -> None:
+    """AIVAT reads each log again, after the results: a pipe cannot be, and says so in one
+    line (instead of finding no hands the second time)."""
+    out, _ = aivat_match
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("acpcbot")), "results", "/dev/stdin", "--aivat"],
+        input=next(out.glob("*.log")).read_bytes(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "acpcbot: error: /dev/stdin is a pipe, read once: give the log as a file\n"
+    )
 
 
 def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
