@@ -400,6 +400,21 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     assert done.stdout.startswith("Alice vs Bob: 1000 hands, +2770 chips")
 
 
+def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
+    """A log whose header names /etc/passwd (here: a file like it) as its game: the error
+    names the file and the reason, never a line of it."""
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    log = tmp_path / "m.log"
+    log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", str(passwd)) + HANDS)
+    done = _run("results", log)
+    assert done.returncode == 1
+    assert _error_line(done.stderr) == (
+        f"acpcbot: error: cannot read the game {str(passwd)!r} of {log}: {passwd} is not a "
+        "valid game definition; give --big-blind"
+    )
+
+
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
 def test_a_device_as_the_log_is_refused(device: str) -> None:
     done = _run("results", device)
