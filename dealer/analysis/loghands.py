@@ -1,9 +1,10 @@
 """Every hand of one or more logs with its game, streamed: for measures that replay the hands
 (``acpcbot stats``, ``acpcbot infogain``).
 
-A log's game is the one given, else the one its header names (a file beside the log, here,
-or a bundled game: :func:`dealer.analysis.logresults.game_named`), else (no header) the
-bundled heads-up limit game; every log must be of the first one's game.
+A log's game is the one its header names (a file beside the log, here, or a bundled game:
+:func:`dealer.analysis.logresults.game_named`), else (no header) the bundled heads-up limit
+game; a game given instead is taken for a log whose header names none that can be read, and
+refused for a log whose header names another. Every log must be of the first one's game.
 Each log is read once, by :mod:`acpcbot.logreader` (every line checked); each hand is then
 parsed under its game's rules; anything wrong is a
 :class:`~acpcbot.logreader.LogError` naming the file and the line.
@@ -24,10 +25,12 @@ from pathlib import Path
 
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import Game, bundled_game
-from acpcbot.logreader import LogReader, open_log
+from acpcbot.logreader import LogError, LogReader, open_log
 from acpcbot.protocol.logfile import StateRecord
+from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import shown_path
 from dealer.analysis.logresults import game_named
+from dealer.analysis.results import ResultsError
 
 __all__ = ["LoggedHand", "logged_hands"]
 
@@ -66,17 +69,34 @@ def logged_hands(
                 try:
                     record = hand.record(chosen)
                 except MatchStateError as exc:
-                    raise log.error(hand.number, exc) from None
+                    raise log.error(hand.number, _not_of_the_game(exc, log, game)) from None
                 yield LoggedHand(path, hand.number, chosen, record)
             if not log.hands:
                 raise log.no_hands()
 
 
 def _game_of(log: LogReader, path: Path, given: Game | None, advice: str) -> Game:
-    """The game of the log ``log`` (at ``path``): the one ``given``, else the one its
-    header names, else the bundled heads-up limit game."""
-    if given is not None:
-        return given
-    if log.header is None:
-        return bundled_game()
-    return game_named(log.header.game_path, path, advice)
+    """The game of the log ``log`` (at ``path``), the game ``given`` if any."""
+    header = log.header
+    if header is None:
+        return given or bundled_game()
+    if given is None:
+        return game_named(header.game_path, path, advice)
+    try:
+        named = game_named(header.game_path, path, advice)
+    except ResultsError:
+        return given  # a game the header names but that is not here: the one given is
+    if named != given:
+        game = clip_line(header.game_path, 80)
+        raise LogError(
+            f"{log.where} is a log of another game: its header names {game!r}, not the game given"
+        )
+    return named
+
+
+def _not_of_the_game(exc: MatchStateError, log: LogReader, given: Game | None) -> str:
+    """Why a hand does not parse under its game: with a game given for a log whose header
+    names none, perhaps because the log is of another game."""
+    if given is not None and log.header is None:
+        return f"{exc} (not a hand of the game given: is the log of another game?)"
+    return str(exc)

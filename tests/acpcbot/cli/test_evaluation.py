@@ -100,6 +100,27 @@ def test_stats_of_a_pipe(vectors: Path) -> None:
     assert json.loads(done.stdout)["hands"] == 1000
 
 
+def test_stats_of_a_log_of_another_game_says_so(
+    vectors: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "raise to 0 outside [200, 20000]" of the first hand: the log is of another game."""
+    log = vectors / EXAMPLE / "limit2p.seed42.n1000.Alice-Bob.log"
+    nolimit = "holdem.nolimit.2p.reverse_blinds.game"
+    assert main(["stats", str(log), "--game", nolimit]) == 1
+    assert capsys.readouterr().err == (
+        f"acpcbot: error: {log} is a log of another game: its header names "
+        "'holdem.limit.2p.reverse_blinds.game', not the game given\n"
+    )
+    assert main(["stats", str(log), "--game", "holdem.limit.2p.reverse_blinds.game"]) == 0
+    capsys.readouterr()
+    headerless = tmp_path / "h.log"
+    headerless.write_text("".join(log.read_text().splitlines(keepends=True)[4:]))
+    assert main(["stats", str(headerless), "--game", nolimit]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"acpcbot: error: {headerless}:1: ") and err.count("\n") == 1
+    assert err.endswith("(not a hand of the game given: is the log of another game?)\n")
+
+
 @pytest.fixture(scope="module")
 def aivat_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
     """A short match with --aivat: its folder and its AIVAT estimate."""

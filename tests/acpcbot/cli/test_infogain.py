@@ -86,3 +86,14 @@ def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["infogain", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"acpcbot: error: {bad}:1: ") and err.count("\n") == 1
+
+
+def test_a_log_of_another_game_than_the_one_given_says_so(
+    log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nolimit = "holdem.nolimit.2p.reverse_blinds.game"
+    assert main(["infogain", str(log), "--game", nolimit, *RUNOUTS]) == 1
+    assert capsys.readouterr().err == (
+        f"acpcbot: error: {log} is a log of another game: its header names "
+        "'holdem.limit.2p.reverse_blinds.game', not the game given\n"
+    )
