@@ -4,7 +4,7 @@ Cards and decks (:mod:`.cards`), game definitions (:mod:`.game`, the ``.game`` f
 one source of betting rules (:class:`HandState`, :mod:`.rules`: who acts, what is legal, the
 pot, the end of a round), the ACPC protocol (:mod:`acpcbot.protocol`: match states and their
 text, the log file's lines; pure), the one reader of log files (:func:`open_log`,
-:mod:`.logreader`: streamed, every line checked), hand evaluation and
+:mod:`.logreader`: streamed, every line checked, compressed or not), hand evaluation and
 equity (:mod:`acpcbot.handeval`, numba), what a player is (:class:`Player`,
 :class:`Entrant`: :mod:`.player`), the asyncio protocol client (:func:`play_match`,
 :mod:`acpcbot.client`), telemetry and progress (:mod:`acpcbot.telemetry`,

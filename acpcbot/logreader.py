@@ -9,8 +9,9 @@ time (never whole, and a pipe is read once), and every line is either accepted o
 with a one-line :class:`LogError` naming the file and the line, so a damaged or hostile
 file cannot end in a traceback or use memory without bound:
 
-* a log is a regular file or a pipe (``<(zcat m.log.gz)``; a FIFO without a writer reads as
-  empty), never a folder or a device such as ``/dev/zero``;
+* a log is a regular file or a pipe (``<(ssh host cat m.log)``; a FIFO without a writer
+  reads as empty), never a folder or a device such as ``/dev/zero``; a log compressed with
+  gzip, xz or bzip2 (``m.log.gz``) is read as it is, known by its first bytes;
 * a line longer than :data:`MAX_LINE_BYTES` is an error (a 2 GB file without a newline
   costs one chunk);
 * the header (four ``#`` lines) is read when line 1 starts one; other ``#`` lines and blank
@@ -48,7 +49,7 @@ import hashlib
 import itertools
 import os
 import stat
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -82,6 +83,8 @@ _BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 """A UTF-8 byte-order mark, as an editor may put before line 1."""
 _NAME_CACHE = 64
 """Distinct names fields remembered (a heads-up log has two: the seats rotate)."""
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"))
+"""Compressed logs by their magic bytes (:func:`_decompressing` reads them)."""
 
 
 class LogError(AcpcError):
@@ -163,7 +166,7 @@ class LogReader:
         self.cut_line: int | None = None
         """The number of a last line cut short and left out, if there was one."""
         self.size = 0
-        """Bytes read."""
+        """Bytes read (of the log itself: after decompression)."""
         self._file = file
         self._sha256 = hashlib.sha256()
         self._read_before = read_before
@@ -329,10 +332,10 @@ class LogReader:
             yield [], rest.removesuffix(b"\r")
 
     def _content(self) -> Iterator[bytes]:
-        """The log's bytes, a chunk at a time (no more than ``read_before`` says), counted
-        and hashed."""
+        """The log's bytes, a chunk at a time (decompressed, and no more than
+        ``read_before`` says), counted and hashed."""
         limit = self._read_before[0] if self._read_before is not None else None
-        for data in self._raw():
+        for data in self._decompressed():
             chunk = data if limit is None else data[: limit - self.size]
             if not chunk:
                 return
@@ -340,10 +343,29 @@ class LogReader:
             self._sha256.update(chunk)
             yield chunk
 
-    def _raw(self) -> Iterator[bytes]:
-        try:
-            while chunk := self._file.read(_CHUNK_BYTES):
+    def _decompressed(self) -> Iterator[bytes]:
+        first = self._read(self._file, _CHUNK_BYTES)
+        kind = next((kind for magic, kind in _COMPRESSED if first.startswith(magic)), None)
+        if kind is None:
+            yield first
+            while chunk := self._read(self._file, _CHUNK_BYTES):
                 yield chunk
+            return
+        stream, errors = _decompressing(kind, _Prefixed(first, self._file, self._read))
+        while True:
+            try:
+                chunk = stream.read(_CHUNK_BYTES)
+            except EOFError:
+                raise LogError(f"{self.where}: the {kind} data ends early (cut short)") from None
+            except errors:
+                raise LogError(f"{self.where}: the {kind} data is damaged") from None
+            if not chunk:
+                return
+            yield chunk
+
+    def _read(self, file: BinaryIO, size: int) -> bytes:
+        try:
+            return file.read(size)
         except OSError as exc:
             raise LogError(f"cannot read {self.where}: {exc.strerror or exc}") from None
 
@@ -415,6 +437,43 @@ class LogReader:
     @staticmethod
     def _hand_error(hand: int, last: int) -> str:
         return f"hand {hand} again" if hand == last else f"hand {hand} after hand {last}"
+
+
+class _Prefixed:
+    """``head``, then the rest of ``file``: a compressed log for its decompressor, after
+    its first bytes were looked at."""
+
+    def __init__(self, head: bytes, file: BinaryIO, read: Callable[[BinaryIO, int], bytes]) -> None:
+        self._head = head
+        self._file = file
+        self._read = read
+
+    def read(self, size: int = -1) -> bytes:
+        if self._head:
+            if size < 0 or size >= len(self._head):
+                data, self._head = self._head, b""
+            else:
+                data, self._head = self._head[:size], self._head[size:]
+            return data
+        return self._read(self._file, size if size >= 0 else _CHUNK_BYTES)
+
+
+def _decompressing(kind: str, file: _Prefixed) -> tuple[BinaryIO, tuple[type[Exception], ...]]:
+    """A compressed log read decompressed (a bounded piece at a time), and the errors that
+    say its data is damaged (imported here: most logs are not compressed)."""
+    compressed = cast(BinaryIO, file)
+    if kind == "gzip":
+        import gzip
+        import zlib
+
+        return cast(BinaryIO, gzip.GzipFile(fileobj=compressed, mode="rb")), (OSError, zlib.error)
+    if kind == "xz":
+        import lzma
+
+        return cast(BinaryIO, lzma.LZMAFile(compressed)), (OSError, lzma.LZMAError)
+    import bz2
+
+    return cast(BinaryIO, bz2.BZ2File(compressed)), (OSError,)
 
 
 def _too_long_at(lines: list[bytes]) -> int | None:

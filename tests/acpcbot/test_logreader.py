@@ -1,19 +1,30 @@
-"""The one reader of logs (``acpcbot/logreader.py``): what it gives of a log, pipes read once,
-reading a log again, and what it refuses, always in one line naming the file. (Hostile input
-through the results' reading: ``tests/dealer/analysis/test_playedlog``.)"""
+"""The one reader of logs (``acpcbot/logreader.py``): what it gives of a log, compressed logs,
+pipes read once, reading a log again, and what it refuses, always in one line naming the
+file. (Hostile input through the results' reading: ``tests/dealer/analysis/test_playedlog``.)"""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
+import lzma
 import os
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from acpcbot.game import Game
-from acpcbot.logreader import LogError, LogReader, open_log
+from acpcbot.logreader import MAX_LINE_BYTES, LogError, LogReader, open_log
 from acpcbot.protocol.logfile import parse_state_line
 from tests.dealer.analysis.test_playedlog import HEADER, LOG, SCORE, STATES
+
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
+    "gzip": gzip.compress,
+    "xz": lzma.compress,
+    "bzip2": bz2.compress,
+}
 
 
 def _reader(data: bytes, **options: object) -> LogReader:
@@ -74,6 +85,45 @@ def test_whole_lines_only_leaves_out_a_last_line_without_its_newline() -> None:
     assert strict.hands == 5 and strict.cut_line == 10
 
 
+@pytest.mark.parametrize("kind", list(COMPRESSORS))
+def test_a_compressed_log_reads_as_the_log(kind: str) -> None:
+    plain = _reader(LOG).read()
+    packed = _reader(COMPRESSORS[kind](LOG))
+    assert [hand.line for hand in packed] == STATES
+    assert (packed.size, packed.digest) == (plain.size, plain.digest)  # the same log
+    assert packed.score == plain.score
+
+
+def test_concatenated_gzip_members_are_one_log() -> None:
+    middle = LOG.index(STATES[3])
+    log = _reader(gzip.compress(LOG[:middle]) + gzip.compress(LOG[middle:])).read()
+    assert log.hands == 6 and log.size == len(LOG)
+
+
+@pytest.mark.parametrize("kind", list(COMPRESSORS))
+def test_a_damaged_or_cut_compressed_log_is_one_line(kind: str) -> None:
+    packed = COMPRESSORS[kind](LOG * 20)
+    with pytest.raises(LogError, match=rf"^m.log: the {kind} data ends early \(cut short\)$"):
+        _reader(packed[: len(packed) // 2]).read()
+    damaged = packed[:20] + bytes(b ^ 0x55 for b in packed[20:60]) + packed[60:]
+    with pytest.raises(LogError, match=rf"^m.log: the {kind} data (is damaged|ends early)"):
+        _reader(damaged).read()
+
+
+def test_a_compressed_log_of_zeros_reads_in_bounded_memory() -> None:
+    """A few kilobytes that inflate to 256 MB without a newline: refused after one chunk."""
+    bomb = gzip.compress(b"\0" * (256 * 1024 * 1024), compresslevel=9)
+    assert len(bomb) < 300_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(LogError, match=rf"m.log:1: a line longer than {MAX_LINE_BYTES}"):
+            _reader(bomb).read()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024
+
+
 def test_reading_a_log_again_reads_what_was_read(tmp_path: Path) -> None:
     path = tmp_path / "m.log"
     path.write_bytes(LOG[: LOG.index(SCORE)])  # a match still running
@@ -96,7 +146,7 @@ def test_a_pipe_is_read_once_as_a_stream(tmp_path: Path) -> None:
     keep_open = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # holds what is written meanwhile
     try:
         with fifo.open("wb") as writer:
-            writer.write(LOG)  # less than a pipe holds
+            writer.write(gzip.compress(LOG))  # less than a pipe holds
         with open_log(fifo) as log:
             assert log.read().hands == 6 and log.file_id is None
     finally:

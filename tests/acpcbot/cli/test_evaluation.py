@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
+import lzma
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +103,19 @@ def test_stats_of_a_pipe(vectors: Path) -> None:
     assert json.loads(done.stdout)["hands"] == 1000
 
 
+def test_stats_of_compressed_logs(
+    vectors: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = sorted((vectors / EXAMPLE).glob("limit2p.seed42.*.log"))
+    assert main(["stats", *map(str, logs), "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    packed = [tmp_path / f"{logs[0].name}.gz", tmp_path / f"{logs[1].name}.xz"]
+    packed[0].write_bytes(gzip.compress(logs[0].read_bytes()))
+    packed[1].write_bytes(lzma.compress(logs[1].read_bytes()))
+    assert main(["stats", *map(str, packed), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {**plain, "logs": list(map(str, packed))}
+
+
 def test_stats_of_a_log_of_another_game_says_so(
     vectors: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -147,6 +163,23 @@ def test_results_aivat_of_a_pipe_is_refused(aivat_match: tuple[Path, dict[str, o
     assert done.stderr.decode() == (
         "acpcbot: error: /dev/stdin is a pipe, read once: give the log as a file\n"
     )
+
+
+def test_results_aivat_of_compressed_logs(
+    aivat_match: tuple[Path, dict[str, object]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A compressed log is read again as it is, and X.log.gz's decisions are X.probs."""
+    out, aivat = aivat_match
+    for log in sorted(out.glob("*.log")):
+        (tmp_path / f"{log.name}.gz").write_bytes(gzip.compress(log.read_bytes()))
+        shutil.copy(log.with_suffix(".probs"), tmp_path)
+    packed = sorted(str(p) for p in tmp_path.glob("*.log.gz"))
+    assert main(["results", *packed, "--aivat", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)["aivat"]
+    assert (again["mbb_per_game"], again["ci95"]) == (aivat["mbb_per_game"], aivat["ci95"])
+    assert again["actions_known"] == again["actions"] > 0
 
 
 def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
