@@ -44,19 +44,32 @@ class LoggedHand:
     """Its line number in the log."""
     game: Game
     record: StateRecord
+    game_given: bool = False
+    """Whether :attr:`game` is the one given for a log whose header names none (a hand
+    that does not fit it may be of another game)."""
 
     @property
     def where(self) -> str:
         """The log and the line, for a message."""
         return f"{shown_path(self.path)}:{self.number}"
 
+    def error(self, why: object) -> LogError:
+        """Why this hand cannot be read: a one-line error naming the log and the line."""
+        return LogError(_hand_error(self.where, why, given=self.game_given))
+
 
 def logged_hands(
-    paths: Sequence[Path], game: Game | None = None, *, advice: str = "give --game"
+    paths: Sequence[Path],
+    game: Game | None = None,
+    *,
+    advice: str = "give --game",
+    rules: bool = True,
 ) -> Iterator[LoggedHand]:
     """The hands of the logs at ``paths``, in order (see the module); ``game``: the game
     given for them; ``advice`` ends the error for a game a header names that cannot be
-    found."""
+    found. ``rules=False``: each hand parsed for its syntax only, not replayed under its
+    game's rules, for a caller that replays it anyway (:meth:`LoggedHand.error` then says
+    what is wrong with it)."""
     first: Game | None = None
     for path in paths:
         with open_log(path) as log:
@@ -65,12 +78,15 @@ def logged_hands(
                 first = chosen
             elif chosen != first:
                 raise AcpcError(f"{log.where} is of another game than {shown_path(paths[0])}")
+            given = game is not None and log.header is None
+            parsed_under = chosen if rules else None
             for hand in log:
                 try:
-                    record = hand.record(chosen)
+                    record = hand.record(parsed_under)
                 except MatchStateError as exc:
-                    raise log.error(hand.number, _not_of_the_game(exc, log, game)) from None
-                yield LoggedHand(path, hand.number, chosen, record)
+                    where = f"{log.where}:{hand.number}"
+                    raise LogError(_hand_error(where, exc, given=given)) from None
+                yield LoggedHand(path, hand.number, chosen, record, given)
             if not log.hands:
                 raise log.no_hands()
 
@@ -94,9 +110,8 @@ def _game_of(log: LogReader, path: Path, given: Game | None, advice: str) -> Gam
     return named
 
 
-def _not_of_the_game(exc: MatchStateError, log: LogReader, given: Game | None) -> str:
-    """Why a hand does not parse under its game: with a game given for a log whose header
-    names none, perhaps because the log is of another game."""
-    if given is not None and log.header is None:
-        return f"{exc} (not a hand of the game given: is the log of another game?)"
-    return str(exc)
+def _hand_error(where: str, why: object, *, given: bool) -> str:
+    """Why a hand does not parse or replay under its game: with a game given for a log whose
+    header names none, perhaps because the log is of another game."""
+    hint = " (not a hand of the game given: is the log of another game?)" if given else ""
+    return f"{where}: {why}{hint}"

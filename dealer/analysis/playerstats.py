@@ -42,7 +42,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
-from dealer.analysis.loghands import logged_hands
+from dealer.analysis.loghands import LoggedHand, logged_hands
 
 __all__ = [
     "ROUND_NAMES",
@@ -102,17 +102,13 @@ class PlayerStats:
     def add_line(self, line: str, where: str = "the log") -> None:
         """Count the hand of one ``STATE`` line."""
         try:
-            record = parse_state_line(line)
+            self.add(parse_state_line(line))
         except AcpcError as exc:
             raise AcpcError(f"{where}: {exc}") from None
-        self.add(record, where)
 
-    def add(self, record: StateRecord, where: str = "the log") -> None:
-        """Count one hand (``where`` it is, for a message)."""
-        try:
-            self._add(record.hand_number, record.betting, record.names, record.values)
-        except AcpcError as exc:
-            raise AcpcError(f"{where}: {exc}") from None
+    def add(self, record: StateRecord) -> None:
+        """Count one hand (replayed under the game's rules: an illegal one is an error)."""
+        self._add(record.hand_number, record.betting, record.names, record.values)
 
     def _add(
         self,
@@ -173,18 +169,27 @@ class PlayerStats:
         """Count every hand of the log ``path`` (of this game: see
         :func:`dealer.analysis.loghands.logged_hands`)."""
         self.logs.append(str(path))
-        for hand in logged_hands([path], self.game):
-            self.add(hand.record, hand.where)
+        for hand in logged_hands([path], self.game, rules=False):
+            self.add_hand(hand)
+
+    def add_hand(self, hand: LoggedHand) -> None:
+        """Count a hand of a log (one that is not legal is an error naming the log and the
+        line)."""
+        try:
+            self.add(hand.record)
+        except AcpcError as exc:
+            raise hand.error(exc) from None
 
 
 def log_stats(paths: Sequence[Path], game: Game | None = None) -> PlayerStats:
     """The statistics of every hand of the logs at ``paths``, each read once: of ``game``,
     else of the game the first log's header names (every log must be of that game)."""
     stats: PlayerStats | None = None
-    for hand in logged_hands(paths, game):
+    # Each hand is replayed once, by the statistics (which refuse one that is not legal).
+    for hand in logged_hands(paths, game, rules=False):
         if stats is None:
             stats = PlayerStats(hand.game)
-        stats.add(hand.record, hand.where)
+        stats.add_hand(hand)
     assert stats is not None  # a log without a hand is an error
     stats.logs.extend(str(path) for path in paths)
     return stats
