@@ -21,7 +21,7 @@ from functools import partial
 from typing import NamedTuple, NoReturn
 
 from acpcbot.actions import Action
-from acpcbot.cards import Card, parse_cards
+from acpcbot.cards import Card
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS, Game
 from acpcbot.protocol.matchstate import (
@@ -30,6 +30,7 @@ from acpcbot.protocol.matchstate import (
     format_betting,
     format_cards_field,
     parse_betting,
+    parse_card_group,
     parse_cards_field,
 )
 from acpcbot.rules import HandState, replay
@@ -287,13 +288,10 @@ def state_record(
         if len(names) != game.num_players:
             raise MatchStateError(f"{len(names)} players, the game has {game.num_players}")
         holes, board = parse_cards_field(cards, game, len(betting))
-    else:
+    else:  # the cards are canonical (state_fields checked them): a look-up per card
         groups = cards.split("/")
-        try:
-            holes = tuple(parse_cards(h) for h in groups[0].split("|"))
-            board = ((), *(parse_cards(g) for g in groups[1:]))
-        except AcpcError as exc:
-            raise MatchStateError(f"bad cards: {exc}") from None
+        holes = tuple([parse_card_group(h, "hole cards") for h in groups[0].split("|")])
+        board = ((), *[parse_card_group(g, "board cards") for g in groups[1:]])
     return StateRecord(fields.hand_number, betting, holes, board, fields.values, names)
 
 
