@@ -14,8 +14,10 @@ file cannot end in a traceback or use memory without bound:
   gzip, xz or bzip2 (``m.log.gz``) is read as it is, known by its first bytes;
 * a line longer than :data:`MAX_LINE_BYTES` is an error (a 2 GB file without a newline
   costs one chunk);
-* the header (four ``#`` lines) is read when line 1 starts one; other ``#`` lines and blank
-  lines are skipped; any other line is a ``STATE`` line, then at most one ``SCORE`` line;
+* the header (four ``#`` lines) is read when line 1 starts one, as UTF-8 with any other byte
+  kept (``surrogateescape``: the game file it names opens as written); other ``#`` lines
+  and blank lines are skipped; any other line is a ``STATE`` line, then at most one
+  ``SCORE`` line, then nothing but comments;
 * each ``STATE`` line is read by :func:`~acpcbot.protocol.logfile.state_fields` (syntax:
   the betting and the cards are not replayed); the hand numbers increase from line to
   line; the players are the same in every line, distinct, non-empty and printable, read as
