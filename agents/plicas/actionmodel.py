@@ -169,6 +169,8 @@ class ActionModel:
         self.folded: dict[tuple[tuple[int, int], ...], _Folded] = {}
         """The hands folded before the flop, by their decisions' rows and columns."""
         self.hands_since_spread = 0
+        self._known: dict[int, FloatArray] = {}
+        """The probabilities at each full history since the counts last changed."""
 
     # -- reading ------------------------------------------------------------------------
 
@@ -192,6 +194,9 @@ class ActionModel:
 
     def _probabilities(self, hand: HandState, rows: tuple[int, int, int]) -> FloatArray:
         full, local, coarse = rows
+        known = self._known.get(full)
+        if known is not None:
+            return known
         inverse = 1.0 / self.scale
         facing = int(hand.amount_to_call() > 0)
         probs = PRIOR[facing]
@@ -209,6 +214,8 @@ class ActionModel:
             probs[:, 2] = 0.0
         total = probs.sum(axis=-1, keepdims=True)
         normalised: FloatArray = probs / total
+        normalised.setflags(write=False)
+        self._known[full] = normalised
         return normalised
 
     def evidence(self, hand: HandState) -> float:
@@ -233,6 +240,7 @@ class ActionModel:
         have had (``live``: 1 for each holding that meets no card we saw elsewhere) and the
         holding it showed, if it did."""
         self.hands += 1
+        self._known.clear()
         if self.decay > 0:
             self.scale /= 1.0 - self.decay
             if self.scale > _RESCALE:
@@ -266,6 +274,7 @@ class ActionModel:
 
     def _add(self, rows: tuple[int, int, int], round_: int, column: int, fine: FloatArray) -> None:
         """Add (scaled) mass per fine bucket to one action's counts at every level."""
+        self._known.clear()
         full, local, coarse = rows
         self.levels[0].counts[full][:, column] += fine
         mass = np.bincount(coarse_map(round_), weights=fine, minlength=COARSE)
