@@ -35,7 +35,9 @@ def loop_factory(uvloop: bool | None = None) -> Callable[[], asyncio.AbstractEve
     try:
         module = importlib.import_module("uvloop")
     except ImportError:
-        raise AcpcError("uvloop is not installed: pip install 'acpcbot[fast]'") from None
+        from acpcbot.extras import install_hint
+
+        raise AcpcError(f"uvloop is not installed: {install_hint('fast')}") from None
     factory: Callable[[], asyncio.AbstractEventLoop] = module.new_event_loop
     return factory
 

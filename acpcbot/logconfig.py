@@ -1,13 +1,30 @@
-"""Structured logging: readable on a terminal, JSON lines with ``--log-json``.
+"""Structured logging: readable on a terminal, JSON lines with ``--log-json``; and notices.
 
 Logs go to stderr so that stdout stays free for results (``--json`` summaries, the
-dealer's port line).
+dealer's port line), each line in one write, so that processes sharing stderr (a match's
+halves) never splice their lines into one. While a progress bar is drawn, :func:`lines_to`
+sends them to it instead (it writes them above the bar), or a process playing a half sends
+them to the process that draws the bar.
+
+A :func:`notice` is news that is not a problem (kernels compiled once, a match going on
+with its earlier run): ``acpcbot: TEXT`` on stderr, or a JSON line with ``"level":
+"notice"``; it shows at every log level but ``error``.
+
+>>> said = []
+>>> with lines_to(said.append):
+...     notice("compiling the kernels once")
+>>> said
+['acpcbot: compiling the kernels once']
 """
 
 from __future__ import annotations
 
+import contextlib
+import json as jsonlib
 import logging
 import sys
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import structlog
@@ -20,8 +37,18 @@ _LEVELS = {
 }
 
 
+class _Output:
+    """Where log lines go, and how notices are written (set by :func:`configure_logging`)."""
+
+    json = False
+    level = logging.INFO
+    sink: Callable[[str], None] | None = None
+
+
 def configure_logging(*, json: bool = False, level: str = "info") -> None:
     """Configure structlog once for the process."""
+    _Output.json = json
+    _Output.level = _LEVELS[level]
     processors: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
@@ -50,11 +77,69 @@ def configure_logging(*, json: bool = False, level: str = "info") -> None:
     )
 
 
-def _stderr_logger(*args: Any) -> structlog.PrintLogger:
-    # Resolve sys.stderr at each use, not once: it may be replaced after configuration
-    # (pytest's capture, a redirect in an embedding program) and the old one closed.
+@contextlib.contextmanager
+def kept_configuration() -> Iterator[None]:
+    """Leave the logging configured as it was before the block, whatever the block
+    configured (a program that runs commands in-process, as the tests do)."""
+    saved = structlog.get_config()
+    output = (_Output.json, _Output.level, _Output.sink)
+    try:
+        yield
+    finally:
+        structlog.configure(**saved)
+        _Output.json, _Output.level, _Output.sink = output
+
+
+def _stderr_logger(*args: Any) -> _LineLogger:
     del args
-    return structlog.PrintLogger(file=sys.stderr)
+    return _LineLogger()
+
+
+class _LineLogger:
+    """structlog's logger: every rendered line to :func:`_emit`."""
+
+    def msg(self, message: str) -> None:
+        _emit(message)
+
+    log = debug = info = warn = warning = err = error = critical = exception = msg
+
+
+def _emit(line: str) -> None:
+    """One line out: to the sink of :func:`lines_to`, or to stderr in one write."""
+    sink = _Output.sink
+    if sink is not None:
+        sink(line)
+        return
+    # sys.stderr at each use, not once: it may be replaced after configuration (pytest's
+    # capture, a redirect in an embedding program) and the old one closed.
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def lines_to(sink: Callable[[str], None]) -> Iterator[None]:
+    """Send every log line and notice of this process to ``sink`` in the block (a progress
+    display's ``write``, which puts them above its bar)."""
+    before = _Output.sink
+    _Output.sink = sink
+    try:
+        yield
+    finally:
+        _Output.sink = before
+
+
+def notice(text: str, *, event: str | None = None, **fields: Any) -> None:
+    """Tell the user ``text``, news that is not a problem (see the module's description);
+    with ``--log-json`` the line is ``event`` (default: ``text``) with ``fields``."""
+    if _Output.level > logging.WARNING:
+        return
+    if not _Output.json:
+        _emit(f"acpcbot: {text}")
+        return
+    stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    record = {"event": event or text, "text": text, **fields, "level": "notice", "timestamp": stamp}
+    _emit(jsonlib.dumps(record, default=str))
 
 
 def get_logger(name: str) -> Any:

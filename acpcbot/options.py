@@ -27,9 +27,10 @@ def add_progress_options(parser: argparse.ArgumentParser) -> None:
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="--progress shows the progress line (done, rate, running mbb/g, ETA) on stderr even "
-        "when it is not a terminal, as a plain line every 5 s (for nohup or CI logs); "
-        "--no-progress never shows it (default: a progress bar on a terminal)",
+        help="--progress shows the progress line (done, rate, running mbb/g, ETA) on stderr "
+        "when it is not a terminal as a plain line every 5 s (for nohup or CI logs); "
+        "--no-progress never shows it (default: a progress bar on a terminal, elsewhere a "
+        "plain line every 30 s once the work has run that long)",
     )
 
 

@@ -105,9 +105,10 @@ class AgentEntry:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, fold-equity, model, river-search = on|off; "
-    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000 = N; "
-    "static-range 0.01..1, case-weight 0..100 = X"
+    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit = on|off; "
+    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000, "
+    "memory 0..1000000000 = N; static-range 0.01..1, case-weight 0..100, "
+    "exploit-evidence 0..1000000 = X"
 )
 """PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
 out so that listing the agents imports no agent)."""
@@ -150,7 +151,8 @@ AGENTS: dict[str, AgentEntry] = {
         AgentEntry(
             "plicas",
             "agents.plicas.agent:Plicas",
-            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model)",
+            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model, "
+            "exploitation)",
             _PLICAS_OPTIONS,
         ),
         AgentEntry(
@@ -166,6 +168,13 @@ AGENTS: dict[str, AgentEntry] = {
             "can lose): greedy check-down values against its range",
             "opponent = NAME (the agent to exploit, required); from = preflop|flop|turn|river",
             required="opponent=dpp",
+        ),
+        AgentEntry(
+            "switch",
+            "agents.switching:Switching",
+            "changes style during the match: one agent for the first hands, then another",
+            "first = NAME, then = NAME (agents without options), after = hands (1..10^9)",
+            required="first=loose-passive,then=tight-aggressive,after=25000",
         ),
         AgentEntry(
             "loose-passive",
@@ -212,9 +221,9 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not text:
         raise AgentSpecError("the agent spec is empty; `acpcbot agents` lists the agents")
     head, colon, rest = (part.strip() for part in text.partition(":"))
-    second, _, after = (part.strip() for part in rest.partition(":"))
+    second, second_colon, after = (part.strip() for part in rest.partition(":"))
     if colon and _names_class(head, second):
-        target, options = f"{head}:{second}", after
+        target, options, colon = f"{head}:{second}", after, second_colon
     else:
         target, options = head, rest
         if not AGENT_NAME.fullmatch(head):
@@ -225,6 +234,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise AgentSpecError(
             f"agent spec {spec!r}: one ':' comes before the options (KEY=VALUE,KEY=VALUE)"
         )
+    if colon and not options:
+        raise AgentOptionError(f"agent spec {spec!r}: no options after ':' (KEY=VALUE,...)")
     return target, _parse_options(spec, options)
 
 
@@ -241,9 +252,9 @@ def _is_agent_name(name: str) -> bool:
 
 def _parse_options(spec: str, text: str) -> dict[str, str]:
     options: dict[str, str] = {}
-    for item in text.split(","):
+    for item in text.split(",") if text else ():
         if not item.strip():
-            continue
+            raise AgentOptionError(f"agent spec {spec!r} has an empty option (a ',' too many)")
         key, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not key:
             raise AgentOptionError(f"agent option {item.strip()!r} in {spec!r} is not KEY=VALUE")
@@ -292,8 +303,8 @@ def create_agent(spec: str, seed: int = 0) -> Agent:
         what = plugin.describe()
         return construct(load_class(plugin.target, what), seed, options, what)
     agent_class = entry.load()
-    if not options:
-        return agent_class(seed)
+    if not options and not entry.required:  # (an agent that cannot play without options
+        return agent_class(seed)  # says which, in from_options, before any match)
     from_options = getattr(agent_class, "from_options", None)
     if from_options is None:
         raise AgentOptionError(f"agent {target!r} takes no options (got {spec!r})")

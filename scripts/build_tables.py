@@ -63,7 +63,7 @@ def _parallel(
     the progress (``label``: so many ``unit``) on stderr."""
     pieces = min(len(items), workers * _CHUNKS_PER_WORKER)
     chunks = [items[w::pieces] for w in range(pieces)]
-    progress = ProgressDisplay(label, len(items), unit=unit, show=show.show)
+    progress = ProgressDisplay(label, len(items), unit=unit, show=show)
     progress.update(0)
     parts = []
     done = 0

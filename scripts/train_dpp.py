@@ -142,7 +142,7 @@ def run(
     (iteration, mbb/g) curve."""
     curve: list[list[float]] = []
     started = time.perf_counter()
-    progress = ProgressDisplay("CFR+", iterations, unit="iterations", show=show.show)
+    progress = ProgressDisplay("CFR+", iterations, unit="iterations", show=show)
     progress.update(solver.iterations)
     print(f"{'iteration':>9} {'mbb/g':>10} {'seconds':>8}", flush=True)
     while solver.iterations < iterations:

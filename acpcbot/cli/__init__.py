@@ -11,7 +11,7 @@ Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one 
 ``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep heavy
 imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is instant.
 Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
-their message and status 1, never a traceback.
+their message and status 1, never a traceback; a usage error is one line too (status 2).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 COMMANDS = (
     "agents",
@@ -42,8 +43,16 @@ def _subcommands() -> list[tuple[str, ModuleType]]:
     return [(name, importlib.import_module(f"{__name__}.{name}")) for name in COMMANDS]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line (not the usage, 6 to 8 lines of
+    it, before the line that matters); every subcommand's parser is one too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="acpcbot",
         description="Heads-up limit hold'em for the ACPC protocol: play against any ACPC "
         "dealer, run duplicate matches and tournaments with our dealer, compute equities.",

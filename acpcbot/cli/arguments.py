@@ -1,21 +1,29 @@
 """The argument types of the commands: each turns a command-line word into a value or an
 argparse error naming what is wrong.
 
->>> hand_count("2000"), seed_value("42"), port_list("18791,0")
-(2000, 42, (18791, 0))
+>>> hand_count("2000"), seed_value("42"), port_list("18791,0"), path_value("m")
+(2000, 42, (18791, 0), PosixPath('m'))
 >>> tcp_port("0")
 Traceback (most recent call last):
 argparse.ArgumentTypeError: not a TCP port: '0'
+>>> hand_count("4294967296")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: at most 4,294,967,295 hands (the reference dealer's limit): 4294967296
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from acpcbot.protocol.constants import MAX_HANDS
 
 __all__ = [
+    "count",
     "hand_count",
     "job_count",
     "more_than_zero",
+    "path_value",
     "port_list",
     "seconds",
     "seed_value",
@@ -24,20 +32,44 @@ __all__ = [
 ]
 
 
-def hand_count(text: str) -> int:
-    """A positive whole number of hands."""
+def count(text: str) -> int:
+    """A positive whole number (of matches, processes)."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {_cut(text)!r}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text}")
+        raise argparse.ArgumentTypeError(f"must be positive: {_cut(text)}")
+    return value
+
+
+def _cut(text: str) -> str:
+    """An argument in a message: as given, cut if long."""
+    return text if len(text) <= 40 else f"{text[:40]}..."
+
+
+def hand_count(text: str) -> int:
+    """A positive whole number of hands, at most what the reference dealer plays (a log of
+    more could not be read back)."""
+    value = count(text)
+    if value > MAX_HANDS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_HANDS:,} hands (the reference dealer's limit): {_cut(text)}"
+        )
     return value
 
 
 def job_count(text: str) -> int:
     """A positive number of processes."""
-    return hand_count(text)
+    return count(text)
+
+
+def path_value(text: str) -> Path:
+    """A file or folder named on the command line: not empty (``''`` would be the current
+    folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path")
+    return Path(text)
 
 
 def seed_value(text: str) -> int:

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from acpcbot.cli.arguments import path_value
 from acpcbot.options import add_progress_options, progress_of
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
         "--plot",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="also draw DIR/infogain-STREET.png for each street (the plot extra)",
     )
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.game import load_game
     from acpcbot.progress.display import ProgressDisplay
     from acpcbot.smallfile import shown_path
+    from acpcbot.writing import check_writable
     from agents.infogain.measure import STREETS, InfoGain
     from agents.infogain.report import report_json, report_lines
     from dealer.analysis import LogError, logged_hands
@@ -97,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
                 f"{shown_path(existing[0])} exists; --force replaces the infogain PNGs in "
                 f"{shown_path(args.plot)}"
             )
+        for path in plots:  # before the work, not after it
+            check_writable(path, make_folder=True)
     gain: InfoGain | None = None
-    progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args).show)
+    progress = ProgressDisplay("infogain", None, unit="hands read", show=progress_of(args))
     try:
         for hand in logged_hands(args.logs, load_game(args.game) if args.game else None):
             if gain is None:
@@ -132,14 +136,11 @@ def _need_matplotlib() -> None:
 
 
 def _write_plots(report: InfoGainReport, plots: list[Path]) -> None:
-    from acpcbot.errors import AcpcError
+    from acpcbot.writing import replace_file, writing
     from agents.infogain.plot import street_png
-    from dealer.running import replace_file
 
-    try:
+    with writing(plots[0].parent):
         plots[0].parent.mkdir(parents=True, exist_ok=True)
-        for path, street in zip(plots, report.streets, strict=True):
-            replace_file(path, street_png(report, street))
-    except OSError as exc:
-        raise AcpcError(f"cannot write {plots[0].parent}: {exc.strerror or exc}") from None
+    for path, street in zip(plots, report.streets, strict=True):
+        replace_file(path, street_png(report, street))
     print(f"acpcbot: plots in {', '.join(str(p) for p in plots)}", file=sys.stderr)

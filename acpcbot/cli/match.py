@@ -21,10 +21,13 @@ them) in a .probs file beside each .log (the .log is the same), and the summary 
 A's AIVAT estimate: its winnings with the luck of the cards and of the known strategies
 taken out (unbiased, with a much narrower CI; see `acpcbot results --aivat`).
 
---out must be empty or hold this same match (a rerun replaces it); another match there is
-refused unless --force. The folder is locked while the match runs. Ctrl-C (or SIGTERM, as
-from docker stop) stops after the current hand, writes summary.json with "status":
-"interrupted" and the results so far, and exits with status 130.
+--out must be empty or hold this same match; another match there is refused unless --force.
+The folder is locked while the match runs. Ctrl-C (or SIGTERM, as from docker stop) stops
+after the current hand, writes summary.json with "status": "interrupted" and the results so
+far, and exits with status 130. The same command then goes on where it stopped (after
+SIGKILL too): the hands played are played again first, checked against the logs, so that
+the agents learn what they had learned, and the files end as an uninterrupted run's; --force
+starts over.
 
 On a terminal a progress bar shows the hands played, hands/s, agent A's running mbb/g with
 its 95% CI and the ETA (--progress: also as plain lines in logs; --no-progress: never).
@@ -38,9 +41,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
-from acpcbot.cli.arguments import hand_count, job_count, port_list, seconds, seed_value
+from acpcbot.cli.arguments import (
+    hand_count,
+    job_count,
+    path_value,
+    port_list,
+    seconds,
+    seed_value,
+)
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
@@ -73,7 +82,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)",
     )

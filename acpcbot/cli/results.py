@@ -2,8 +2,9 @@
 
 With one log: a player's (seat 1's by default) winnings in mbb/g with a 95% confidence
 interval over hands. With the two logs of a duplicate pair (another log of the same seed,
-game and hand count, the same two players with the seats reversed): player A (seat 1 of the
-first log) in each half and over the pairs, each hand number's two results averaged into one
+game and hand count, the same two players with the seats reversed), in either order: player
+A (the agent acpcbot match reports, by the summary.json beside the logs, else the name that
+sorts first) in each half and over the pairs, each hand number's two results averaged into one
 sample, with the CI over pairs and the per-pair standard deviation. Two logs that are not
 such a pair are an error naming the differences, or with --side-by-side each log's results
 on its own. Each log's totals are checked against its SCORE line: a disagreement, and a last
@@ -31,6 +32,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from acpcbot.cli.arguments import path_value
+
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
 MAX_BIG_BLIND = 2**31 - 1
@@ -52,7 +55,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, nargs="?", help="a match log (.log)")
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(
-        "--player", help="whose results (default: seat 1 of the first log)", metavar="NAME"
+        "--player",
+        help="whose results (default: of a duplicate pair, the match's agent A by the "
+        "summary.json beside the logs, else the name that sorts first; of one log, seat 1's)",
+        metavar="NAME",
     )
     parser.add_argument(
         "--big-blind",
@@ -78,7 +84,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tournament",
-        type=Path,
+        type=path_value,
         metavar="DIR",
         help="instead of logs: the crosstable and rankings of the tournament in DIR",
     )
@@ -91,7 +97,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--plot-file",
-        type=Path,
+        type=path_value,
         metavar="FILE",
         help="draw the bankroll curves into FILE (a .png) instead (implies --plot)",
     )
@@ -102,11 +108,11 @@ def run(args: argparse.Namespace) -> int:
     import json
     import os
 
+    from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
     from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
     from dealer.analysis.logresults import report_json, report_lines, report_logs
-    from dealer.running import replace_file
 
     if args.tournament is not None or args.log is None:
         from acpcbot.cli.tournament import show_folder
@@ -161,6 +167,7 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
     from acpcbot.errors import AcpcError
     from acpcbot.extras import need_matplotlib
+    from acpcbot.writing import check_writable
 
     if args.plot_file is None and not args.plot:
         return None
@@ -172,6 +179,5 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     else:
         log: Path = args.log
         path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")
-    if path.is_dir() or not path.parent.is_dir():
-        raise AcpcError(f"cannot write the bankroll curves to {path}")
+    check_writable(path)
     return path

@@ -7,12 +7,13 @@ every pairing, so every pairing plays the same deals; `acpcbot match A B --hands
 S+k` replays one match byte for byte); the agents' seeds are derived from the card seed.
 
 The matches run on a pool of local processes, one match each (--jobs, default the cores),
-or on a Dask cluster (--scheduler tcp://HOST:PORT; pip install 'acpcbot[cluster]'). Each
-match's logs and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends. The
-crosstable gives the row agent's mbb/g against the column agent with a 95% CI over the
-duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and bankroll
-instant run-off. Both are in DIR/results.json; --plot also draws DIR/crosstable.png.
-Progress (matches ended, hands/s, ETA) is shown on a terminal (--progress, --no-progress);
+or on a Dask cluster (--scheduler tcp://HOST:PORT; the cluster extra). Each match's logs
+and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends (DIR: --out, by default
+./tournament.seedS.nN). The crosstable gives the row agent's mbb/g against the column agent
+with a 95% CI over the duplicate pairs of all its seeds; the rankings are the ACPC's total
+bankroll and bankroll instant run-off. Both are in DIR/results.json; --plot also draws
+DIR/crosstable.png. Progress (matches ended, hands/s, ETA) is shown on a terminal, and now
+and then elsewhere (--progress, --no-progress);
 --mqtt URL also publishes it with the tournament's status, as `acpcbot watch` shows it.
 
 With --aivat every match also records its decisions' probabilities beside its logs (as
@@ -30,9 +31,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from acpcbot.cli.arguments import hand_count, job_count, seed_value
+from acpcbot.cli.arguments import count, hand_count, job_count, path_value, seed_value
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "every pair of agents over K duplicate matches: crosstable and rankings (local or Dask)"
@@ -49,7 +49,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
     )
     parser.add_argument(
-        "--seeds", type=hand_count, default=1, metavar="K", help="matches per pairing (1)"
+        "--seeds", type=count, default=1, metavar="K", help="matches per pairing (1)"
     )
     parser.add_argument(
         "--seed",
@@ -59,7 +59,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="first card seed: the matches use S .. S+K-1 (0)",
     )
     parser.add_argument(
-        "--out", type=Path, required=True, metavar="DIR", help="the tournament's folder"
+        "--out",
+        type=path_value,
+        metavar="DIR",
+        help="the tournament's folder (default: ./tournament.seedS.nN)",
     )
     parser.add_argument(
         "--vs", metavar="AGENT", help="play this agent against each AGENT (no other pairing)"

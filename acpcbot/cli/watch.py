@@ -2,7 +2,8 @@
 player (acpcbot play) and tournament publishing there with --mqtt, with its agents, hands
 done of the total, hands/s, agent A's running mbb/g with its 95% CI, the ETA, and how it
 ended (finished, interrupted, failed, or aborted: its process died). The view is redrawn in
-place; Ctrl-C leaves it.
+place; Ctrl-C leaves it. The broker is mqtt://localhost:1883 (mosquitto's default) unless
+--mqtt names another.
 
 MATCH... keeps only the sources whose name or id matches one of these globs (say
 'plicas-vs-*'). Sources that ended more than an hour ago are left out unless --all (the
@@ -20,16 +21,20 @@ from acpcbot.options import broker_url
 
 HELP = "a live view of the matches publishing to an MQTT broker (--mqtt URL)"
 
+DEFAULT_BROKER = "mqtt://localhost:1883"
+"""Where a broker started with its defaults listens (mosquitto's)."""
+
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mqtt",
         type=broker_url,
-        required=True,
+        default=DEFAULT_BROKER,
         metavar="URL",
-        help="the broker: mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (the prefix the "
-        "matches publish under, default acpcbot; the user and password may come from "
-        "$ACPCBOT_MQTT_USERNAME and $ACPCBOT_MQTT_PASSWORD instead)",
+        help="the broker: mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (default "
+        f"{DEFAULT_BROKER}, mosquitto's; the prefix the matches publish under, default "
+        "acpcbot; the user and password may come from $ACPCBOT_MQTT_USERNAME and "
+        "$ACPCBOT_MQTT_PASSWORD instead)",
     )
     parser.add_argument(
         "matches", metavar="MATCH", nargs="*", help="only these (globs over names and ids)"

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from acpcbot.logconfig import get_logger
+from acpcbot.logconfig import get_logger, notice
 
 __all__ = ["cache_enabled", "cache_location", "compiling"]
 
@@ -226,9 +226,11 @@ def compiling(what: str) -> Iterator[None]:
             if done.wait(_NOTICE_POLL_S):
                 return
         announced.set()
-        log.warning(
+        notice(
             f"compiling {what} once, cached in {cache_location()} "
-            "(later runs load them in about a second)"
+            "(later runs load them in about a second)",
+            event="compiling",
+            what=what,
         )
 
     watcher = threading.Thread(target=announce_when_due, name="compile-notice", daemon=True)
@@ -240,4 +242,5 @@ def compiling(what: str) -> Iterator[None]:
         done.set()
         watcher.join()  # an announcement under way is printed before the end
         if announced.is_set():
-            log.warning(f"compiled {what}", seconds=round(time.perf_counter() - started, 1))
+            seconds = round(time.perf_counter() - started, 1)
+            notice(f"compiled {what} in {seconds} s", event="compiled", what=what, seconds=seconds)

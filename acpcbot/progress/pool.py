@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from acpcbot.progress.display import ProgressDisplay
+from acpcbot.progress.display import ProgressDisplay, Show
 
 if TYPE_CHECKING:
     from acpcbot.telemetry.channel import Channel
@@ -32,7 +32,7 @@ class PoolMonitor:
         matches: int,
         hands: int,
         *,
-        show: bool | None,
+        show: Show | bool | None,
         channel: Channel | None = None,
         label: str = "tournament",
         clock: Callable[[], float] = time.perf_counter,

@@ -17,5 +17,8 @@ MATCHSTATE_PREFIX = "MATCHSTATE:"
 """How every state the dealer sends starts."""
 MAX_LINE_BYTES = 4096
 """The reference's ``MAX_LINE_LEN``: a line and its terminator fit in 4096 bytes."""
+MAX_HANDS = 2**32 - 1
+"""The most hands a match may have: the reference dealer's count (and its logs' hand
+numbers) are 32-bit."""
 COMMENT_STARTS = (b"#", b";")
 """A line starting with one of these is a comment, on either side."""

@@ -305,4 +305,12 @@ def _scan_integer(text: str, pos: int) -> tuple[int, int] | None:
         pos += 1
     if pos == digits:
         return None
-    return int(text[start:pos]), pos
+    sign = -1 if text[start] == "-" else 1
+    significant = text[digits:pos].lstrip("0")
+    if len(significant) > _SATURATED_DIGITS:  # C saturates; int() refuses 4,301 digits
+        return sign * 10**_SATURATED_DIGITS, pos
+    return sign * int(significant or "0"), pos
+
+
+_SATURATED_DIGITS = 30
+"""Digits past which a number is out of every C integer's range (2^64 has 20)."""

@@ -108,6 +108,8 @@ def parse_betting(text: str) -> Betting:
                 action = canonical_action(m.group(1))
                 assert action is not None
             elif m.group(2) is not None:
+                if len(m.group(2)) > _MOST_DIGITS:  # (int() refuses past 4,300 digits)
+                    raise MatchStateError(f"a raise size too large in {clip_line(text)!r}")
                 action = Action(ActionType.RAISE, int(m.group(2)))
                 if action.size == 0:
                     raise MatchStateError(f"raise to 0 in betting {text!r}")
@@ -270,8 +272,17 @@ def view_of(hand: HandState, deal: Deal, position: int) -> MatchState:
     )
 
 
+_MOST_DIGITS = 20
+"""More digits than any number of the protocol has (its numbers are 32-bit)."""
+
+
 def _parse_uint(text: str, what: str, line: str) -> int:
-    if not text.isascii() or not text.isdigit() or text != str(int(text)):
+    if (
+        not text.isascii()
+        or not text.isdigit()
+        or len(text) > _MOST_DIGITS
+        or text != str(int(text))
+    ):
         raise MatchStateError(f"bad {what} {text!r} in {clip_line(line)!r}")
     return int(text)
 

@@ -15,12 +15,12 @@ import time
 from typing import TYPE_CHECKING
 
 from acpcbot.telemetry.url import BrokerAddress
-from acpcbot.telemetry.watching import COLUMNS, Board, table
+from acpcbot.telemetry.watching import COLUMNS, GAP, Board, fitting_columns, table
 
 if TYPE_CHECKING:
     from rich.console import Group
 
-__all__ = ["lines", "snapshot_lines", "watch_live"]
+__all__ = ["lines", "snapshot_lines", "view", "watch_live"]
 
 _RECONNECT_S = (0.5, 1.0, 2.0, 5.0)
 """Pauses before each new try after the broker went away (the last one repeats)."""
@@ -83,27 +83,35 @@ async def watch_live(broker: BrokerAddress, board: Board, recent_s: float | None
 
     listening = asyncio.create_task(pump())
     console = Console(stderr=False)
-    with Live(_view(board, note[0], recent_s), console=console, auto_refresh=False) as live:
+    first = view(board, note[0], recent_s, width=console.width)
+    with Live(first, console=console, auto_refresh=False) as live:
         while not listening.done():
             changed.clear()
             with_timeout = asyncio.create_task(changed.wait())
             await asyncio.wait({with_timeout, listening}, timeout=1.0)
             with_timeout.cancel()
-            live.update(_view(board, note[0], recent_s, now=time.time()), refresh=True)
+            shown = view(board, note[0], recent_s, width=console.width, now=time.time())
+            live.update(shown, refresh=True)
     listening.result()  # the first connection failed: its error
 
 
-def _view(board: Board, note: str, recent_s: float | None, now: float | None = None) -> Group:
+def view(
+    board: Board, note: str, recent_s: float | None, *, width: int, now: float | None = None
+) -> Group:
+    """The live board as rich draws it on a terminal ``width`` columns wide (the columns
+    that fit: :func:`~acpcbot.telemetry.watching.fitting_columns`)."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(box=None, header_style="bold", pad_edge=False)
-    for column in COLUMNS:
-        grid.add_column(column, no_wrap=column != "AGENTS", overflow="ellipsis")
+    grid = Table(box=None, header_style="bold", pad_edge=False, padding=(0, GAP, 0, 0))
     rows = board.rows(now=now, recent_s=recent_s)
+    shown = fitting_columns(rows, width)
+    for i in shown:
+        grid.add_column(COLUMNS[i], no_wrap=COLUMNS[i] != "AGENTS", overflow="fold")
     for row in rows:
         style = _STYLES.get(row.status.split(",")[0].split(" ")[0], "")
-        grid.add_row(*row.cells(), style=style)
+        cells = row.cells()
+        grid.add_row(*(cells[i] for i in shown), style=style)
     footer = Text(f"{note}; {len(rows)} shown; Ctrl-C to leave", style="dim")
     return Group(grid, footer)

@@ -34,11 +34,16 @@ from typing import Any
 from acpcbot.progress.running import eta_text
 from acpcbot.telemetry.codec import Stream, decode, parse_topic
 
-__all__ = ["COLUMNS", "RECENT_S", "Board", "Row", "Source", "table"]
+__all__ = ["COLUMNS", "RECENT_S", "Board", "Row", "Source", "fitting_columns", "table"]
 
 RECENT_S = 3600.0
 """Sources that ended longer ago than this are not shown (unless all are asked for)."""
 COLUMNS = ("KIND", "NAME", "AGENTS", "HANDS", "HANDS/S", "MBB/G (95% CI)", "ETA", "STATUS")
+DROPPED_FIRST = ("KIND", "NAME", "HANDS/S", "ETA", "HANDS")
+"""The columns a narrow view leaves out, in this order (the agents, the result and the status
+stay: what the view is for)."""
+GAP = 2
+"""Spaces between two columns."""
 
 
 @dataclass
@@ -215,11 +220,34 @@ def row_of(source: Source) -> Row:
     )
 
 
+def fitting_columns(rows: Iterable[Row], width: int | None) -> list[int]:
+    """The indexes of the :data:`COLUMNS` a view ``width`` characters wide shows: all of them
+    when they fit whole, else without the first of :data:`DROPPED_FIRST` until they do (the
+    agents may then be folded). A narrow terminal shows fewer columns, each readable, rather
+    than every one cut to nothing.
+
+    >>> row = Row("match", "plicas-vs-dpp.seed9.n40000", "plicas vs dpp", "20,000/80,000",
+    ...           "457", "+97.7 ± 111.0", "2:12", "running")
+    >>> [COLUMNS[i] for i in fitting_columns([row], 60)]
+    ['AGENTS', 'HANDS', 'MBB/G (95% CI)', 'ETA', 'STATUS']
+    """
+    cells = [COLUMNS, *(row.cells() for row in rows)]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(COLUMNS))]
+    shown = list(range(len(COLUMNS)))
+    for name in DROPPED_FIRST:
+        if width is None or sum(widths[i] for i in shown) + GAP * (len(shown) - 1) <= width:
+            break
+        shown.remove(COLUMNS.index(name))
+    return shown
+
+
 def table(rows: Iterable[Row]) -> list[str]:
     """Rows as aligned plain text, with a header line."""
     lines = [COLUMNS, *(row.cells() for row in rows)]
     widths = [max(len(line[i]) for line in lines) for i in range(len(COLUMNS))]
     return [
-        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        (" " * GAP)
+        .join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+        .rstrip()
         for line in lines
     ]

@@ -2,7 +2,11 @@
 
 One log gives a player's (seat 1's by default) results over its hands. Two logs are combined
 only when they are a duplicate pair (:mod:`dealer.analysis.twins`); else that is an error naming
-every difference, unless they are asked for side by side, each on its own. Every log's ``SCORE``
+every difference, unless they are asked for side by side, each on its own. A pair's results
+are its player A's by default, whatever order the logs are given in (a shell's ``DIR/*.log``
+sorts them by name): the agent ``acpcbot match`` reports, when the ``summary.json`` beside
+the logs is that match's, else the player whose name sorts first; the first half is the log
+where that player sits in seat 1. Every log's ``SCORE``
 line is checked against its ``STATE`` lines: a disagreement, and a last line cut while it was
 written, are warnings; under ``strict`` a log that does not end in an agreeing ``SCORE`` line
 fails.
@@ -17,6 +21,7 @@ game, never what it holds (a header naming ``/etc/passwd`` must not print its fi
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +59,8 @@ __all__ = [
 
 MAX_GAME_BYTES = 1024 * 1024
 """The largest game file read (a ``.game`` file is a few hundred bytes)."""
+MAX_SUMMARY_BYTES = 4 << 20
+"""The largest ``summary.json`` read (a match's is a few kB)."""
 
 
 class ReportKind(enum.Enum):
@@ -122,11 +129,42 @@ def report_logs(
             )
         else:
             kind = ReportKind.PAIR
+            if player is None:
+                logs = first, second = _in_match_order(first, second)
             blinds = (big_blind or big_blind_of(first),) * 2
             pair = duplicate_result(first, second, blinds[0], player)
             halves = pair.halves
     checks, warnings, failed = _checks(logs, strict)
     return LogsReport(kind, logs, blinds, halves, pair, not_a_pair, checks, warnings, failed)
+
+
+def _in_match_order(first: PlayedLog, second: PlayedLog) -> tuple[PlayedLog, PlayedLog]:
+    """A duplicate pair's logs in the order ``acpcbot match`` plays them (see the module's
+    description): the first one seats player A in seat 1."""
+    names = first.path.name, second.path.name
+    halves = _summary_halves(first.path.parent)
+    if first.path.parent == second.path.parent and set(names) <= set(halves):
+        in_order = halves.index(names[0]) < halves.index(names[1])
+    else:
+        in_order = first.seat_names[0] <= second.seat_names[0]
+    return (first, second) if in_order else (second, first)
+
+
+def _summary_halves(folder: Path) -> list[str]:
+    """The logs of the match whose ``summary.json`` is in ``folder``, in half order (none
+    when there is no such summary)."""
+    try:
+        summary = json.loads(read_small_file(folder / "summary.json", limit=MAX_SUMMARY_BYTES))
+    except (FileRefusedError, ValueError):
+        return []
+    halves = summary.get("halves") if isinstance(summary, dict) else None
+    if not isinstance(halves, list):
+        return []
+    return [
+        half["log"]
+        for half in halves
+        if isinstance(half, dict) and isinstance(half.get("log"), str)
+    ]
 
 
 def _checks(

@@ -139,7 +139,7 @@ def half_line(half: HalfResult) -> str:
     chips = format_number(half.chips)
     sign = "+" if half.chips > 0 else ""
     return (
-        f"{half.player} vs {half.opponent}: {half.hands} hands, {sign}{chips} chips, "
+        f"{half.player} vs {half.opponent}: {half.hands:,} hands, {sign}{chips} chips, "
         f"{ci_text(half.estimate)}"
     )
 
@@ -147,11 +147,11 @@ def half_line(half: HalfResult) -> str:
 def pair_line(pair: PairResult) -> str:
     e = pair.estimate
     text = (
-        f"{pair.player} vs {pair.opponent}, duplicate over {pair.pairs} pairs: {ci_text(e)}, "
+        f"{pair.player} vs {pair.opponent}, duplicate over {pair.pairs:,} pairs: {ci_text(e)}, "
         f"SD {e.sd_mbb:.1f} mbb per pair"
     )
     if pair.unpaired:
-        text += f" ({pair.unpaired} hands without a partner left out)"
+        text += f" ({pair.unpaired:,} hands without a partner left out)"
     return text
 
 

@@ -23,6 +23,7 @@ from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.game import Game, load_game
 from acpcbot.options import add_mqtt_options, add_progress_options
+from acpcbot.protocol.constants import MAX_HANDS
 from dealer.referee.config import MatchConfig, TimeLimits, logged_text
 from dealer.referee.faults import MatchAbortedError
 from dealer.referee.listeners import Listeners
@@ -34,7 +35,6 @@ from dealer.referee.server import referee_over_tcp
 from dealer.referee.tlog import TransactionLog
 from dealer.referee.transcript import Transcript
 
-MAX_UINT32 = 2**32 - 1
 MAX_MS = 2**31 - 1
 """The longest time limit, in milliseconds (about 24.8 days: what ``poll`` can wait)."""
 MAX_PORTS = 10
@@ -144,7 +144,7 @@ def _shown(text: str) -> str:
 
 def _hands(text: str) -> int:
     value = _digits(text)
-    if value is None or not 0 < value <= MAX_UINT32:
+    if value is None or not 0 < value <= MAX_HANDS:
         raise AcpcError(f"invalid number of hands {_shown(text)}")
     return value
 

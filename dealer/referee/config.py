@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
+from acpcbot.protocol.constants import MAX_HANDS
 from acpcbot.protocol.logfile import LogHeader
 
 
@@ -49,7 +50,7 @@ class MatchConfig:
     """End the match on any content error instead of repairing it like the reference."""
 
     def __post_init__(self) -> None:
-        if self.hands <= 0:
+        if not 0 < self.hands <= MAX_HANDS:
             raise AcpcError(f"invalid number of hands {self.hands}")
         if len(self.names) != self.game.num_players:
             raise AcpcError(f"{self.game.num_players} player names needed, {len(self.names)} given")

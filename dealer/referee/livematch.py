@@ -34,7 +34,7 @@ class LiveMatch:
         config: MatchConfig,
         err: Transcript,
         *,
-        show: bool | None,
+        show: Show | bool | None,
         broker: BrokerAddress | None = None,
         hands: bool = False,
     ) -> None:
@@ -70,9 +70,10 @@ class LiveMatch:
     @classmethod
     def from_args(cls, config: MatchConfig, args: argparse.Namespace, err: Transcript) -> LiveMatch:
         """As ``acpc-dealer``'s options ask (``-q`` turns the default bar off)."""
-        show = Show.flag(args.progress).show
+        # By default a bar on a terminal only: elsewhere the output is the reference's.
+        show = Show.TERMINAL if args.progress is None else Show.flag(args.progress)
         if args.quiet and args.progress is None:
-            show = False
+            show = Show.NEVER
         return cls(config, err, show=show, broker=args.mqtt, hands=args.mqtt_hands)
 
     @property

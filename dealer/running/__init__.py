@@ -9,7 +9,8 @@ half is played (``agents.registry.entrant`` makes one from an agent spec).
   (:class:`MatchRequest` in, :class:`MatchRun` out): its halves side by side in processes
   (:mod:`.halves`), each on the referee (:mod:`.duplicate`), the folder locked while it runs
   (:mod:`.matchfolder`, :mod:`.resultfiles`), ``summary.json`` written as it starts and ends
-  (:mod:`.summary`), Ctrl-C stopping it with the hands played so far kept.
+  (:mod:`.summary`), Ctrl-C stopping it with the hands played so far kept, and the same
+  request going on with an earlier run it finds in its folder (:mod:`.replayedfile`).
 * :func:`run_tournament` (:mod:`.tournament`) plays every pairing's matches
   (:mod:`.tournamentplan`) on a local pool (:mod:`.localpool`) or a Dask cluster
   (:mod:`.daskpool`), one match a task (:mod:`.tasks`), into a folder it keeps
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
         run_match,
     )
     from dealer.running.matchfolder import SUMMARY
-    from dealer.running.resultfiles import replace_file, write_json
+    from dealer.running.resultfiles import write_json
     from dealer.running.tournament import (
         TournamentInterruptedError,
         TournamentRequest,
@@ -109,7 +110,6 @@ __all__ = [
     "derived_seed",
     "plan_tournament",
     "read_tournament",
-    "replace_file",
     "run_match",
     "run_tournament",
     "tournament_json",
@@ -140,10 +140,7 @@ _NAMES = {
         "run_match",
     ),
     "dealer.running.matchfolder": ("SUMMARY",),
-    "dealer.running.resultfiles": (
-        "replace_file",
-        "write_json",
-    ),
+    "dealer.running.resultfiles": ("write_json",),
     "dealer.running.tournament": (
         "TournamentInterruptedError",
         "TournamentRequest",

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.errors import AcpcError
+from acpcbot.extras import install_hint
 from acpcbot.logconfig import get_logger
 from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
@@ -41,8 +42,7 @@ def need_distributed() -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise AcpcError(
-            "--scheduler needs Dask distributed, which is not installed: "
-            "pip install 'acpcbot[cluster]'"
+            f"--scheduler needs Dask distributed, which is not installed: {install_hint('cluster')}"
         ) from None
 
 

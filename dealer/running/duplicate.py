@@ -34,6 +34,7 @@ from acpcbot import eventloop
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.player import Player
+from acpcbot.writing import OutputFile, WriteError
 from dealer.analysis.results import HalfResult, PairResult, half_result, pair_result
 from dealer.analysis.stats import pair_samples
 from dealer.referee.config import MatchConfig
@@ -46,6 +47,7 @@ from dealer.referee.matchlog import LogLines, MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.server import referee_over_tcp
 from dealer.referee.transcript import Transcript
+from dealer.running.replayedfile import ReplayedFile
 
 __all__ = [
     "Decisions",
@@ -256,6 +258,8 @@ class HalfOutcome:
     """Every hand was played."""
     error: str | None = None
     """Why the half ended early, when it failed."""
+    failed_writing: WriteError | None = None
+    """The file that could not be written, when that is why it failed."""
 
 
 class StopHalf(BaseException):
@@ -276,6 +280,7 @@ def play_half(
     on_listening: ListeningReport | None = None,
     on_state: Callable[[str], None] | None = None,
     record_decisions: bool = False,
+    replay: bool = False,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
@@ -290,7 +295,10 @@ def play_half(
     (``--mqtt-hands``). With ``record_decisions`` every decision's probabilities go to a
     decisions file beside the log (:mod:`dealer.referee.decisionlog`); the log is the same. Only
     players played here can say theirs, so remote players and ``record_decisions`` do
-    not go together.
+    not go together. With ``replay`` the files an earlier run of the match left are gone on
+    with (:mod:`dealer.running.replayedfile`): the half is played from its start, and what
+    they hold is checked instead of written. A file that cannot be written ends the half
+    with ``error`` and ``failed_writing`` set.
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -316,51 +324,57 @@ def play_half(
     started = [time.perf_counter()]
     """When play began (for remote players, when the last of them connected)."""
     log_path = out_dir / plan.log_name(half)
-    with contextlib.ExitStack() as files:
-        file = files.enter_context(log_path.open("wb"))
-        # Nothing resumes an in-process match, so its log need not hit the disk every hand;
-        # over TCP a player can die at any time, and every finished hand must be kept.
-        in_process = plan.transport is Transport.INPROCESS
-        flush_every = 256 if in_process else 1
-        log = MatchLog(file, flush_every=flush_every)
-        log.header(config.header)
-        lines: LogLines = log if on_state is None else LogTee(log, on_state)
-        referee = Referee(config, log=lines, on_hand=record)
-        players = []
-        if plan.transport is not Transport.REMOTE:
-            players = [make_player(i, plan.agent_seeds[i]) for i in seats]
-        if record_decisions:
-            side = files.enter_context(decisions_path(log_path).open("wb"))
-            recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
-            recorder.install()
-        try:
-            if plan.transport is Transport.REMOTE:
-                where = listening or Listening()
-                by_seat = eventloop.run(
-                    _referee_remote(
-                        referee, half, where, on_listening or (lambda *_: None), started=started
+    failed_writing: WriteError | None = None
+    try:
+        with contextlib.ExitStack() as files:
+            # A log a replay goes on with is checked, not written, as far as it goes.
+            file = files.enter_context(_output_file(log_path, replay))
+            # A resumed match replays the hands a log lacks, so an in-process match's log
+            # need not hit the disk every hand; over TCP a player can die at any time, and
+            # every finished hand must be kept.
+            in_process = plan.transport is Transport.INPROCESS
+            flush_every = 256 if in_process else 1
+            log = MatchLog(file, flush_every=flush_every)
+            log.header(config.header)
+            lines: LogLines = log if on_state is None else LogTee(log, on_state)
+            referee = Referee(config, log=lines, on_hand=record)
+            players = []
+            if plan.transport is not Transport.REMOTE:
+                players = [make_player(i, plan.agent_seeds[i]) for i in seats]
+            if record_decisions:
+                side = files.enter_context(_output_file(decisions_path(log_path), replay))
+                recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
+                recorder.install()
+            try:
+                if plan.transport is Transport.REMOTE:
+                    where = listening or Listening()
+                    by_seat = eventloop.run(
+                        _referee_remote(
+                            referee, half, where, on_listening or (lambda *_: None), started=started
+                        )
                     )
-                )
-            elif in_process:
-                tally = SeatTally(game.num_players)
-                try:
-                    play_in_process(referee, players, tally=tally)
-                finally:
-                    by_seat = [
-                        Decisions(made, illegal=repaired)
-                        for made, repaired in zip(tally.decisions, tally.repaired, strict=True)
-                    ]
-            else:
-                by_seat = eventloop.run(_play_over_tcp(referee, players))
-            finished = True
-        except (StopHalf, KeyboardInterrupt):
-            pass  # stopped on purpose: the hands played so far count
-        except AcpcError as exc:
-            error = str(exc)
-        finally:
-            log.flush()  # every hand recorded is in the log
-            if recorder is not None:
-                recorder.flush()
+                elif in_process:
+                    tally = SeatTally(game.num_players)
+                    try:
+                        play_in_process(referee, players, tally=tally)
+                    finally:
+                        by_seat = [
+                            Decisions(made, illegal=repaired)
+                            for made, repaired in zip(tally.decisions, tally.repaired, strict=True)
+                        ]
+                else:
+                    by_seat = eventloop.run(_play_over_tcp(referee, players))
+                finished = True
+            except (StopHalf, KeyboardInterrupt):
+                pass  # stopped on purpose: the hands played so far count
+            finally:
+                log.flush()  # every hand recorded is in the log
+                if recorder is not None:
+                    recorder.flush()
+    except WriteError as exc:  # the files are unbuffered: nothing is left to fail again
+        failed_writing, error, finished = exc, str(exc), False
+    except AcpcError as exc:
+        error, finished = str(exc), False
     by_agent = (by_seat[seats.index(0)], by_seat[seats.index(1)])
     return HalfOutcome(
         half,
@@ -370,7 +384,16 @@ def play_half(
         by_agent,
         finished,
         error,
+        failed_writing,
     )
+
+
+def _output_file(path: Path, replay: bool) -> OutputFile:
+    """``path`` to write a half's file into: from its start, or, replaying an earlier run
+    of the match, checked against what that run wrote into it."""
+    if replay and path.exists():
+        return ReplayedFile(path)
+    return OutputFile(path)
 
 
 async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisions | None]:

@@ -3,12 +3,13 @@
 The halves of a duplicate match are independent, so each may run in a process of its own
 (forked, so that what this process loaded, tables and compiled code, is shared). Each
 reports its progress now and then through a queue (agent A's chips in each hand since the
-last report and, for ``--mqtt-hands``, the log's ``STATE`` lines), and its
-:class:`HalfOutcome` when it ends; the process that runs the match feeds the reports to its
-:class:`~acpcbot.progress.monitor.MatchMonitor` (one progress line, the running mbb/g over
-the pairs both halves played, the telemetry) and may stop every half after its current
-hand through a shared flag. Either way the halves play exactly the same hands: the logs
-are byte-identical.
+last report and, for ``--mqtt-hands``, the log's ``STATE`` lines), its log lines (written
+by the parent, above the progress bar: two processes writing one stderr could splice their
+lines), and its :class:`HalfOutcome` when it ends; the process that runs the match feeds
+the reports to its :class:`~acpcbot.progress.monitor.MatchMonitor` (one progress line, the
+running mbb/g over the pairs both halves played, the telemetry) and may stop every half
+after its current hand through a shared flag. Either way the halves play exactly the same
+hands: the logs are byte-identical.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any, Protocol
 
 from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
+from acpcbot.logconfig import lines_to
 from acpcbot.player import Entrant, Player, Strategy
 from acpcbot.progress.monitor import MatchMonitor
 from dealer.analysis.aivat import AivatHalf, aivat_half
@@ -98,6 +100,9 @@ class HalfJob:
     """Where a half with remote players listens (:class:`dealer.running.duplicate.Listening`)."""
     record_decisions: bool = False
     """Write every decision's probabilities beside each log (:mod:`dealer.referee.decisionlog`)."""
+    replay: bool = False
+    """Go on with the files an earlier run of the match left (see
+    :func:`~dealer.running.duplicate.play_half`)."""
 
     def announce(self, half: int, ports: list[int]) -> None:
         """Say on stderr where a half with remote players waits for them, and with which
@@ -161,6 +166,7 @@ class HalfJob:
             listening=self.listening,
             on_listening=self.announce,
             record_decisions=self.record_decisions,
+            replay=self.replay,
         )
         collected = None
         if self.after_half is not None and outcome.finished:
@@ -199,6 +205,7 @@ class Halves:
         on_progress: Callable[[int, float], None] | None = None,
         listening: Listening | None = None,
         record_decisions: bool = False,
+        replay: bool = False,
     ) -> None:
         self.context = process_context()
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
@@ -212,6 +219,7 @@ class Halves:
             monitor.hands_wanted,
             listening,
             record_decisions,
+            replay,
         )
         self.plan = plan
         self.monitor = monitor
@@ -310,6 +318,8 @@ class Halves:
         kind, half, *rest = message
         if kind == "progress":
             self.report(half, *rest)
+        elif kind == "line":
+            self.monitor.display.write(rest[0])
         elif kind == "done":
             (done,) = rest
             self._keep(half, done)
@@ -357,8 +367,13 @@ def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
             del values[:]
             lines.clear()
 
+    def line(text: str) -> None:  # the parent writes it, above its progress bar
+        messages.put(("line", half, text))
+
     try:
-        messages.put(("done", half, job.play(half, report)))
+        with lines_to(line):
+            done = job.play(half, report)
+        messages.put(("done", half, done))
     except BaseException:
         messages.put(("crashed", half, traceback.format_exc()))
     finally:

@@ -6,7 +6,10 @@ handed to them through a pipe of their own, over which they report their progres
 send the match's result. A worker that dies (killed, out of memory) has its match started
 again, in a fresh process put in its place; so does a match that raised unexpectedly (its
 worker ends after reporting it, and a fresh one replaces it). After
-:data:`~dealer.running.tasks.ATTEMPTS` failures a match is given up and reported.
+:data:`~dealer.running.tasks.ATTEMPTS` failures a match is given up and reported. A match
+that could not write its files (:class:`~acpcbot.writing.WriteError`: they go under the
+tournament's folder, whose disk is full or read-only) stops every match: the error is
+raised here.
 
 Ctrl-C reaches the workers too, which ignore it: this process stops them at once (their
 matches were not finished and are played again by the next run) and raises
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.logconfig import get_logger
+from acpcbot.writing import WriteError
 from dealer.running.halves import process_context, settle_imports
 from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
@@ -143,6 +147,9 @@ def _receive(w: _Worker, events: TaskEvents) -> None:
         result: TaskResult = message[1]
         w.task = None
         events.finished(result)
+    elif kind == "unwritable":
+        unwritable: WriteError = message[1]
+        raise unwritable
     elif kind == "error":
         w.error = message[1]
         log.debug("match_crashed", traceback=message[2])
@@ -185,6 +192,9 @@ def _serve(pipe: Connection, scratch: Path) -> None:
             task: MatchTask = message[1]
             try:
                 result = play_task(task, scratch, lambda hands: pipe.send(("progress", hands)))
+            except WriteError as exc:  # the tournament's disk: no match can be played there
+                pipe.send(("unwritable", exc))
+                return
             except BaseException as exc:
                 pipe.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
                 return

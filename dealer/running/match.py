@@ -9,18 +9,29 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
    play the game (each is created and told that a match begins), the names the logs will
    hold, and the output folder;
 2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
-   match runs, refused when it holds another match unless ``force``;
+   match runs, refused when it holds another match unless ``force``, and every file the
+   match writes there checked to be writable;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
    feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
-   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process;
+   (:class:`~acpcbot.progress.monitor.MatchMonitor`), published from this process. When
+   the folder holds an earlier run of this very match (interrupted, killed, failed), the
+   match goes on with it: each half is played again from its first hand, its logs checked
+   instead of written as far as they go (:mod:`dealer.running.replayedfile`), and then on
+   to its end. Replaying, not reading the logs into the agents, is what brings a learning
+   agent, and every agent's random stream, to exactly where it was: the logs, the
+   ``.probs`` files and ``summary.json`` (times aside) are those of a run never stopped, over
+   any transport. With ``force`` the earlier run's files are removed and the match starts
+   over;
 4. writes ``summary.json`` (atomically) as the match starts (``"status": "running"``) and
    ends: ``finished``, ``failed`` (an agent that raised in-process, a broken connection)
    or ``interrupted`` (Ctrl-C), the last two with the hands played so far and their
    results; with ``plot`` it draws ``bankroll.png``, and with ``mqtt`` it publishes the
    final status and adds what became of the messages (``telemetry``) to the summary. A
    failed match raises :class:`MatchFailedError`, an interrupted one
-   :class:`MatchInterruptedError`, each after its summary is written.
+   :class:`MatchInterruptedError`, each after its summary is written. A file that cannot
+   be written (a full disk) fails the match too: the summary says ``failed`` if it can
+   still be written, and :class:`~acpcbot.writing.WriteError` names the file.
 
 With ``aivat`` every decision's probabilities are recorded beside each log
 (:mod:`dealer.referee.decisionlog`) and the AIVAT estimate (:mod:`dealer.analysis.aivat`) joins
@@ -45,12 +56,15 @@ from typing import Any
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
-from acpcbot.logconfig import get_logger
+from acpcbot.logconfig import get_logger, lines_to, notice
 from acpcbot.player import Entrant, MatchInfo
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
+from acpcbot.protocol.constants import MAX_HANDS
+from acpcbot.smallfile import shown_path
 from acpcbot.telemetry.url import BrokerAddress
+from acpcbot.writing import WriteError, replace_file, writing
 from dealer.analysis.aivat import pair_of
 from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
@@ -67,7 +81,6 @@ from dealer.running.duplicate import (
 )
 from dealer.running.halves import AfterHalf, Halves
 from dealer.running.matchfolder import MatchFolder, check_path
-from dealer.running.resultfiles import replace_file
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
@@ -82,6 +95,9 @@ __all__ = [
 ]
 
 log = get_logger("match")
+
+_EARLIER = {"running": "killed while it ran", "finished": "it finished"}
+"""An earlier run's status, as the notice of a match going on with it says it."""
 
 
 def default_jobs() -> int:
@@ -117,8 +133,9 @@ class MatchRequest:
     jobs: int | None = None
     """Halves played at once, each in a process of its own (``None``: the cores)."""
     progress: bool | Show = False
-    """The progress line on stderr: ``True`` (or :attr:`Show.TERMINAL`) when it is a
-    terminal, :attr:`Show.ALWAYS` also in plain lines elsewhere, ``False`` never."""
+    """The progress line on stderr (:class:`~acpcbot.progress.display.Show`): ``True`` (or
+    :attr:`Show.AUTO`) a bar on a terminal and now and then a plain line elsewhere,
+    :attr:`Show.ALWAYS` plain lines every few seconds elsewhere, ``False`` never."""
     mqtt: BrokerAddress | None = None
     """Publish the match's status and progress to this MQTT broker."""
     mqtt_hands: bool = False
@@ -173,6 +190,8 @@ class MatchRun:
     """The bankroll picture drawn (``plot``)."""
     aivat: AivatReport | None = None
     """Agent A's AIVAT estimate (with ``aivat``)."""
+    unwritten: WriteError | None = None
+    """The first file that could not be written (a log, ``summary.json``, the plot)."""
 
     def text(self) -> list[str]:
         """The summary for people, line by line."""
@@ -223,13 +242,24 @@ def run_match(
     files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
     side_files = [plan.decisions_name(half) for half in range(plan.halves)]
     with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
-        if folder.replaced is not None:
-            log.warning("replacing_earlier_run", folder=str(out), status=folder.replaced)
-        if not request.plot:  # an earlier run's picture would not be this run's
-            (out / PLOT).unlink(missing_ok=True)
-        if not request.aivat:  # an earlier run's, which this run's logs would not match
-            for name in side_files:
-                (out / name).unlink(missing_ok=True)
+        earlier = folder.earlier
+        replay = earlier is not None
+        if earlier is not None:
+            notice(
+                f"going on with the earlier run of this match in {out} "
+                f"({_EARLIER.get(earlier, earlier)}): the hands it played are played again "
+                "first, checked against its logs, so that the agents are where they were; "
+                "--force starts over",
+                event="resuming_match",
+                folder=str(out),
+                status=earlier,
+            )
+        with writing(out):  # (each file was checked to be writable)
+            if not request.plot:  # an earlier run's picture would not be this run's
+                (out / PLOT).unlink(missing_ok=True)
+            if not request.aivat:  # an earlier run's, which this run's logs would not match
+                for name in side_files:
+                    (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
         monitor = _monitor(request, plan, game, out)
         halves = Halves(
@@ -242,12 +272,13 @@ def run_match(
             on_progress=on_progress,
             listening=request.listening,
             record_decisions=request.aivat,
+            replay=replay,
         )
         started = time.perf_counter()
         crash: str | None = None
         # Remote players connect to both halves at once: both must listen from the start.
         at_once = plan.transport is Transport.REMOTE and plan.halves > 1
-        with _first_interrupt_stops(halves.stop):
+        with _first_interrupt_stops(halves.stop), lines_to(monitor.display.write):
             try:
                 if at_once or min(request.jobs or default_jobs(), plan.halves) > 1:
                     halves.play_in_processes()
@@ -262,6 +293,8 @@ def run_match(
                 monitor.close_display()
                 match = _record(request, halves, folder, time.perf_counter() - started, crash)
                 match = _finish(match, halves, monitor, folder)
+    if match.unwritten is not None:
+        raise match.unwritten
     status = match.run.status
     if status is MatchStatus.FAILED:
         assert match.run.error is not None
@@ -279,8 +312,11 @@ def check_match(request: MatchRequest) -> Game:
     """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
     return its game. :func:`run_match` calls it first; a caller planning many matches can
     check them all before playing any."""
-    if request.hands <= 0:
-        raise AcpcError(f"the number of hands must be positive, not {request.hands}")
+    if not 0 < request.hands <= MAX_HANDS:
+        raise AcpcError(
+            f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
+            f"not {request.hands:,}"
+        )
     seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}
     for what, seed in seeds.items():
         if seed is not None and not 0 <= seed < 2**32:
@@ -301,6 +337,11 @@ def check_match(request: MatchRequest) -> Game:
     elif request.mqtt_hands:
         raise AcpcError("--mqtt-hands needs --mqtt URL")
     game = load_game(request.game)
+    if game.num_players != 2:
+        raise AcpcError(
+            f"a duplicate match is heads-up: {request.game} is a game of {game.num_players} "
+            "players (acpc-dealer plays any number)"
+        )
     plan = request.plan()
     for half in range(plan.halves):
         plan.config(half, game)  # names a log cannot hold fail here
@@ -337,7 +378,7 @@ def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) 
     publishes ``running`` now)."""
     a, b = plan.names
     total = plan.halves * plan.hands
-    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress).show)
+    display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress))
     channel = None
     if request.mqtt is not None:
         from acpcbot.telemetry.channel import Channel
@@ -366,16 +407,20 @@ def _finish(
     match: MatchRun, halves: Halves, monitor: MatchMonitor, folder: MatchFolder
 ) -> MatchRun:
     """The picture (``plot``), the final status and the telemetry's counts (``mqtt``, then
-    added to ``summary.json``). Never raises: the match is recorded already."""
+    added to ``summary.json``). Never raises: the match is recorded already (a file that
+    could not be written is kept in :attr:`MatchRun.unwritten`)."""
     request, summary = match.request, match.summary
     plot = None
+    unwritten = match.unwritten
     if request.plot and match.run.hands:
         try:
             plot = _draw(match, halves)
-        except Exception as exc:  # the match stands without its picture
+        except WriteError as exc:  # the match stands without its picture, but says so
+            unwritten = _unwritten(unwritten, exc)
+        except Exception as exc:
             log.warning("plot_failed", error=f"{type(exc).__name__}: {exc}")
     if monitor.channel is None:
-        return replace(match, plot=plot)
+        return replace(match, plot=plot, unwritten=unwritten)
     result = {
         key: summary.get(key)
         for key in (
@@ -394,8 +439,8 @@ def _finish(
     stats = monitor.close(match.run.status.value, body)
     assert stats is not None
     summary = {**summary, "telemetry": monitor.channel.told(stats)}
-    folder.write_summary(summary)
-    return replace(match, summary=summary, plot=plot)
+    unwritten = _unwritten(unwritten, _write_summary(folder, summary))
+    return replace(match, summary=summary, plot=plot, unwritten=unwritten)
 
 
 def _draw(match: MatchRun, halves: Halves) -> Path:
@@ -451,9 +496,33 @@ def _record(
     if request.aivat and crash is None and run.halves and status is not MatchStatus.FAILED:
         aivat = _aivat(run, halves)
         summary["aivat"] = aivat_json(aivat)
-    folder.write_summary(summary)
+    unwritten = next((o.failed_writing for o in outcomes if o.failed_writing is not None), None)
+    unwritten = _unwritten(unwritten, _write_summary(folder, summary))
     collected = tuple(halves.collected.get(h) for h in range(plan.halves))
-    return MatchRun(request, run, summary, collected, aivat=aivat)
+    return MatchRun(request, run, summary, collected, aivat=aivat, unwritten=unwritten)
+
+
+def _write_summary(folder: MatchFolder, summary: dict[str, Any]) -> WriteError | None:
+    """Write ``summary.json``; what kept it from being written, if anything did."""
+    try:
+        folder.write_summary(summary)
+    except WriteError as exc:
+        return exc
+    return None
+
+
+def _unwritten(first: WriteError | None, then: WriteError | None) -> WriteError | None:
+    """One error for the files a match could not write: the first, saying that the summary
+    was not updated either.
+
+    >>> full = "No space left on device"
+    >>> log, summary = WriteError(Path("m/a.log"), full), WriteError(Path("m/summary.json"), full)
+    >>> print(_unwritten(log, summary))
+    cannot write m/a.log: No space left on device (m/summary.json not updated either)
+    """
+    if first is None or then is None:
+        return first or then
+    return WriteError(first.path, f"{first.reason} ({shown_path(then.path)} not updated either)")
 
 
 def _aivat(run: DuplicateRun, halves: Halves) -> AivatReport:

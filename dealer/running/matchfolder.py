@@ -1,40 +1,44 @@
 """The folder a match writes its results to: one match per folder, one run at a time.
 
-A match's folder holds its ``summary.json``, its halves' ``.log`` files and a lock file.
-:meth:`MatchFolder.open`
+A match's folder holds its ``summary.json`` and its halves' ``.log`` files (and, while a run
+holds it, a lock file). :meth:`MatchFolder.open`
 
-* refuses a path that is a file, lies under a file or cannot be created;
-* locks the folder for the run (``flock`` on :data:`LOCK`): a second run into it is refused
-  at once, naming the folder, and the lock goes when the run's process does;
+* refuses a path that is a file, lies under a file or cannot be created, and a file of the
+  match that could not be written (a read-only folder, an immutable file): before any hand;
+* locks the folder for the run (:class:`~dealer.running.resultfiles.FolderLock`): a second
+  run into it is refused at once, naming the folder; the lock goes with the run;
 * refuses a folder that holds anything but this match's files (another match, by its
   ``summary.json``, or files no match wrote) unless forced; forcing removes the other
   match's ``summary.json`` and the logs it names, and nothing else;
-* lets the same match run again into its own folder (its files are replaced).
+* finds an earlier run of the same match in its own folder (:attr:`MatchFolder.earlier`:
+  the run goes on with it, see :mod:`dealer.running.match`), or with ``force`` removes its
+  files to start over; what a killed run left half-written (a temporary file) is removed.
 
 :meth:`MatchFolder.write_summary` replaces ``summary.json`` atomically (a temporary file
 renamed over it), so a reader never sees half of one.
 
 >>> import tempfile
->>> with tempfile.TemporaryDirectory() as tmp, MatchFolder.open(
-...     Path(tmp) / "m", {"seed": 1}, ["a.log"]
-... ) as folder:
-...     folder.write_summary({"seed": 1, "status": "running"})
-...     sorted(p.name for p in folder.path.iterdir())
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     with MatchFolder.open(Path(tmp) / "m", {"seed": 1}, ["a.log"]) as folder:
+...         folder.write_summary({"seed": 1, "status": "running"})
+...         print(sorted(p.name for p in folder.path.iterdir()))
+...     print(sorted(p.name for p in folder.path.iterdir()))
 ['.lock', 'summary.json']
+['summary.json']
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from acpcbot.errors import AcpcError
-from dealer.running.resultfiles import lock_folder, temporary_name, write_json
+from acpcbot.writing import check_writable, temporary_name, why_unwritable, writing
+from dealer.running.resultfiles import LOCK, FolderLock, write_json
 
 __all__ = [
     "LOCK",
@@ -46,8 +50,6 @@ __all__ = [
 ]
 
 SUMMARY = "summary.json"
-LOCK = ".lock"
-_TEMPORARY = temporary_name(SUMMARY)
 _MAX_SUMMARY_BYTES = 4 << 20
 """A ``summary.json`` larger than this was not written by a match (ours are a few kB)."""
 
@@ -58,8 +60,8 @@ class MatchFolderError(AcpcError):
 
 def check_path(path: Path) -> None:
     """Raise :class:`MatchFolderError` when ``path`` cannot be a match's folder: an
-    existing file, a path under a file, or one whose nearest existing parent is not
-    writable. Writes nothing."""
+    existing file, a path under a file, or a folder (or, for one to create, its nearest
+    existing parent) that is not writable. Writes nothing."""
     try:
         _check_path(path)
     except OSError as exc:  # say, a name too long for the file system
@@ -74,22 +76,24 @@ def _check_path(path: Path) -> None:
         if existing.parent == existing:
             break
         existing = existing.parent
-    if existing != path:
-        if not existing.is_dir():
-            raise MatchFolderError(f"cannot create --out {path}: {existing} is a file")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise MatchFolderError(f"cannot create --out {path}: {existing} is not writable")
+    if existing != path and not existing.is_dir():
+        raise MatchFolderError(f"cannot create --out {path}: {existing} is a file")
+    why = why_unwritable(existing)
+    if why is not None and existing != path:
+        raise MatchFolderError(f"cannot create --out {path}: {existing} is {why}")
+    if why is not None:
+        raise MatchFolderError(f"cannot write in --out {path}: it is {why}")
 
 
 class MatchFolder:
     """A locked match folder; :meth:`close` (or leaving the ``with`` block) unlocks it."""
 
-    def __init__(self, path: Path, lock_fd: int, replaced: str | None) -> None:
+    def __init__(self, path: Path, lock: FolderLock, earlier: str | None) -> None:
         self.path = path
-        self._lock_fd: int | None = lock_fd
-        self.replaced = replaced
+        self._lock: FolderLock | None = lock
+        self.earlier = earlier
         """The status of an earlier run of the same match found in the folder (its files
-        are being replaced), or ``None``."""
+        are there to go on with), or ``None``."""
 
     @classmethod
     def open(
@@ -103,37 +107,24 @@ class MatchFolder:
         """Create (if need be) and lock ``path`` for the match whose ``summary.json``
         holds ``identity`` and which writes ``files`` (besides ``summary.json``)."""
         check_path(path)
-        lock = path / LOCK
+        lock = FolderLock.take(path, "match", MatchFolderError)
         try:
-            path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
-            created = True
-        except FileExistsError:
-            fd = os.open(lock, os.O_RDWR)
-            created = False
-        except OSError as exc:
-            raise MatchFolderError(f"cannot create --out {path}: {exc.strerror}") from None
-        try:
-            lock_folder(fd, path, "match", MatchFolderError)
-            try:
-                replaced = _claim(path, identity, files, force)
-            except MatchFolderError:
-                if created:  # leave a refused folder as it was
-                    lock.unlink()
-                raise
+            earlier = _claim(path, identity, files, force)
+            for name in (SUMMARY, *files):
+                check_writable(path / name)
         except BaseException:
-            os.close(fd)
+            lock.release()
             raise
-        return cls(path, fd, replaced)
+        return cls(path, lock, earlier)
 
     def write_summary(self, summary: Mapping[str, Any]) -> None:
         """Replace ``summary.json`` with ``summary`` in one step."""
         write_json(self.path / SUMMARY, summary)
 
     def close(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # releases the lock
-            self._lock_fd = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> MatchFolder:
         return self
@@ -150,17 +141,25 @@ class MatchFolder:
 def _claim(
     path: Path, identity: Mapping[str, object], files: Collection[str], force: bool
 ) -> str | None:
-    """Check what the folder holds; with ``force`` clear another match out of it. Returns
-    the status of an earlier run of this very match, if there is one."""
-    entries = {entry.name for entry in path.iterdir()} - {LOCK, _TEMPORARY}
+    """Check what the folder holds; with ``force`` clear another match, or an earlier run
+    of this one, out of it. Returns the status of an earlier run of this very match that
+    is kept."""
+    temporaries = {temporary_name(name) for name in (SUMMARY, *files)}
+    entries = {entry.name for entry in path.iterdir()} - {LOCK}
+    for name in entries & temporaries:  # half-written by a run that was killed
+        with contextlib.suppress(OSError):
+            (path / name).unlink()
+    entries -= temporaries
     if not entries:
         return None
     earlier = read_summary(path / SUMMARY) if SUMMARY in entries else None
     others = sorted(entries - {SUMMARY} - set(files))
-    if earlier is not None and _same_match(earlier, identity) and not others:
+    same = earlier is not None and _same_match(earlier, identity) and not others
+    if same and not force:
+        assert earlier is not None
         status = earlier.get("status", "finished")
         return status if isinstance(status, str) else "finished"
-    if earlier is not None:
+    if earlier is not None and not same:
         what = f"another match ({_describe(earlier)})"
     else:
         shown = ", ".join(sorted(entries)[:3]) + (", ..." if len(entries) > 3 else "")
@@ -168,10 +167,9 @@ def _claim(
     if not force:
         raise MatchFolderError(f"{path} holds {what}; use another --out, or --force to replace it")
     if earlier is not None:
-        for name in _logs_of(earlier):
-            with contextlib.suppress(FileNotFoundError):
-                (path / name).unlink()
-        (path / SUMMARY).unlink()
+        for name in [*_logs_of(earlier), SUMMARY, *(files if same else ())]:
+            with writing(path / name):
+                (path / name).unlink(missing_ok=True)
     return None
 
 

@@ -1,31 +1,32 @@
 """What every results folder (a match's, a tournament's) needs: one run at a time, and
-files replaced in one step.
+files replaced in one step (:func:`acpcbot.writing.replace_file`).
 
-:func:`lock_folder` takes an exclusive ``flock`` on a lock file in the folder, without
+:class:`FolderLock` takes an exclusive ``flock`` on a lock file in the folder, without
 waiting: a folder another run holds is refused at once, naming the process that holds it
-(its id is written into the lock file). The lock goes when the descriptor is closed, or with
-the process that held it, however it ended.
+(its id is written into the lock file). The lock goes when the run releases it (the lock
+file is then removed: a finished run's folder holds only its results) or with the process
+that held it, however it ended.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:
-...     fd = os.open(Path(tmp) / ".lock", os.O_RDWR | os.O_CREAT)
-...     lock_folder(fd, Path(tmp), "match", AcpcError)
-...     other = os.open(Path(tmp) / ".lock", os.O_RDWR)
+...     lock = FolderLock.take(Path(tmp) / "m", "match", AcpcError)
 ...     try:
-...         lock_folder(other, Path(tmp), "match", AcpcError)
+...         FolderLock.take(Path(tmp) / "m", "match", AcpcError)
 ...     except AcpcError as exc:
 ...         print(str(exc).replace(tmp, "DIR").replace(str(os.getpid()), "N"))
-...     finally:
-...         os.close(other)
-...         os.close(fd)
-another match is running in DIR (process N); wait for it or use another --out
+...     lock.release()
+...     list((Path(tmp) / "m").iterdir())
+another match is running in DIR/m (process N); wait for it or use another --out
+[]
 
 :func:`write_json` writes a temporary file beside the target and renames it over the
-target, so a reader sees the old file or the new one, never half of one.
+target, so a reader sees the old file or the new one, never half of one; a failure is one
+:class:`~acpcbot.writing.WriteError`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -34,13 +35,58 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.errors import AcpcError
+from acpcbot.writing import replace_file
 
-__all__ = ["json_bytes", "lock_folder", "replace_file", "temporary_name", "write_json"]
+__all__ = ["LOCK", "FolderLock", "json_bytes", "write_json"]
 
 
-def lock_folder(fd: int, path: Path, what: str, error: type[AcpcError]) -> None:
-    """Lock the open lock file ``fd`` of the folder ``path`` for this process, or raise
-    ``error`` saying that another ``what`` (a match, a tournament) runs there."""
+LOCK = ".lock"
+"""The lock file in a results folder."""
+
+
+class FolderLock:
+    """A results folder locked for this process's run (:meth:`take`, :meth:`release`)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, path: Path, what: str, error: type[AcpcError]) -> FolderLock:
+        """Create the folder ``path`` if need be and lock it, or raise ``error`` saying
+        that another ``what`` (a match, a tournament) runs there, or why the folder cannot
+        be used."""
+        lock = path / LOCK
+        while True:
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except FileNotFoundError:
+                continue  # released (and removed) by the run before, just now
+            except OSError as exc:
+                raise error(f"cannot write in --out {path}: {exc.strerror}") from None
+            try:
+                if _locked(fd, path, what, error, lock):
+                    return cls(path, fd)
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)  # a lock file the run before removed as we opened it: again
+
+    def release(self) -> None:
+        """Remove the lock file and unlock (in this order: a run that opened the file just
+        before sees it gone once it holds the lock, and tries again)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                (self.path / LOCK).unlink()
+            os.close(self._fd)
+            self._fd = None
+
+
+def _locked(fd: int, path: Path, what: str, error: type[AcpcError], lock: Path) -> bool:
+    """Lock the open lock file ``fd`` of the folder ``path`` for this process (``False``
+    when the file is no longer the folder's), or raise ``error`` saying that another
+    ``what`` runs there."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -49,24 +95,15 @@ def lock_folder(fd: int, path: Path, what: str, error: type[AcpcError]) -> None:
         raise error(
             f"another {what} is running in {path}{who}; wait for it or use another --out"
         ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-
-
-def temporary_name(name: str) -> str:
-    """The name :func:`replace_file` writes ``name`` under first (hidden, in the same
-    folder)."""
-    return f".{name}.tmp"
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Replace (or create) the file ``path`` with ``data`` in one step, on the disk."""
-    temporary = path.with_name(temporary_name(path.name))
-    with temporary.open("wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
+    try:
+        if not os.path.samestat(os.fstat(fd), os.stat(lock)):
+            return False
+    except FileNotFoundError:
+        return False
+    with contextlib.suppress(OSError):  # who holds it is for messages only
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return True
 
 
 def json_bytes(data: Mapping[str, Any]) -> bytes:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from acpcbot.writing import writing
 from dealer.running.match import MatchFailedError, MatchRequest, run_match
 
 __all__ = [
@@ -119,7 +120,8 @@ def play_task(
     """Play ``task``'s match in a new folder under ``scratch`` (default: the system's
     temporary folder) and return its files; the folder is removed. ``on_progress`` hears the
     hands played now and then."""
-    root = Path(tempfile.mkdtemp(prefix="acpcbot-match-", dir=scratch))
+    with writing(scratch if scratch is not None else Path(tempfile.gettempdir())):
+        root = Path(tempfile.mkdtemp(prefix="acpcbot-match-", dir=scratch))
     try:
         out = root / task.name
         request = replace(task.request, out=out, jobs=1, progress=False)

@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import time
@@ -38,11 +39,12 @@ from acpcbot.player import Entrant
 from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
 from acpcbot.telemetry.url import BrokerAddress
+from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
 from dealer.running.duplicate import Transport
 from dealer.running.match import MatchRequest, check_match, default_jobs
 from dealer.running.matchfolder import SUMMARY, check_path, read_summary
-from dealer.running.resultfiles import json_bytes, replace_file
+from dealer.running.resultfiles import json_bytes
 from dealer.running.tasks import Executor, MatchTask, TaskResult
 from dealer.running.tournamentfolder import (
     CROSSTABLE_PLOT,
@@ -78,7 +80,8 @@ class TournamentRequest:
 
     entrants: tuple[Entrant, ...]
     """The agents: every pair of them plays, or each against :attr:`vs`."""
-    out: Path
+    out: Path | None = None
+    """The tournament's folder (``None``: ``./tournament.seedS.nN``, see :attr:`out_dir`)."""
     hands: int = 1000
     """Hands per half of each match."""
     seeds: int = 1
@@ -100,6 +103,19 @@ class TournamentRequest:
     """Publish the tournament's status and progress to this MQTT broker."""
     aivat: bool = False
     """Record every decision's probabilities and add each pairing's AIVAT estimate."""
+
+    @property
+    def out_dir(self) -> Path:
+        """The tournament's folder: :attr:`out`, or one named after the series (the hands,
+        the first seed and the game: what a folder's tournament keeps when it grows).
+
+        >>> TournamentRequest((), hands=500, seed=3).out_dir
+        PosixPath('tournament.seed3.n500')
+        """
+        if self.out is not None:
+            return self.out
+        game = "" if self.game == LIMIT_HOLDEM else f".{Path(self.game).name.removesuffix('.game')}"
+        return Path(f"tournament.seed{self.seed}.n{self.hands}{game}")
 
     @property
     def agents(self) -> tuple[Entrant, ...]:
@@ -201,10 +217,10 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
         game.big_blind,
         vs=request.vs is not None,
     )
-    check_path(request.out)
+    check_path(request.out_dir)
     for a, b in plan.pairings:
         match = plan.match(a, b, plan.seed)
-        check_match(_match_request(request, plan, match, request.out / match.name))
+        check_match(_match_request(request, plan, match, request.out_dir / match.name))
     return plan
 
 
@@ -249,7 +265,7 @@ def run_tournament(
         need_mqtt()
     plan = plan_tournament(request)
     executor = _executor(request)
-    with executor, TournamentFolder.open(request.out, plan) as folder:  # Dask connects first
+    with executor, TournamentFolder.open(request.out_dir, plan) as folder:  # Dask connects first
         checks = {m.name: check_played(folder.path, m) for m in plan.matches()}
         reused = sum(check.finished for check in checks.values())
         tasks = [
@@ -263,10 +279,13 @@ def run_tournament(
             say(f"{reused} of {len(checks)} matches found finished in {folder.path}; kept")
         status = "finished"
         broke: str | None = None
+        unwritten: WriteError | None = None
         try:
             executor.run(tasks, tournament, folder.path / PARTIAL)
         except KeyboardInterrupt:
             status = "interrupted"
+        except WriteError as exc:  # its folder's disk is full, or read-only now
+            status, unwritten = "failed", exc
         except Exception as exc:  # the executor itself broke (say, the scheduler left)
             status = "failed"
             broke = str(exc) if isinstance(exc, AcpcError) else f"{type(exc).__name__}: {exc}"
@@ -291,19 +310,30 @@ def run_tournament(
             executor.description,
             aivat=pairings_aivat(report, folder.path) if request.aivat else (),
             files=(
-                request.out / RESULTS,
-                *([request.out / CROSSTABLE_PLOT] if request.plot else []),
+                request.out_dir / RESULTS,
+                *([request.out_dir / CROSSTABLE_PLOT] if request.plot else []),
             ),
         )
-        run = _published(run, tournament.line, broke)
-        folder.write_file(RESULTS, json_bytes(run.json()))
-        if request.plot:
-            write_plot(report, folder.path)
-        folder.write_status(status)
+        run = _published(run, tournament.line, broke or (str(unwritten) if unwritten else None))
+        try:
+            folder.write_file(RESULTS, json_bytes(run.json()))
+            if request.plot:
+                write_plot(report, folder.path)
+            folder.write_status(status)
+        except WriteError as exc:
+            unwritten = unwritten or exc
+            with contextlib.suppress(WriteError):  # marked failed, when that can be written
+                folder.write_status("failed")
+    if unwritten is not None:
+        raise WriteError(
+            unwritten.path,
+            f"{unwritten.reason}; the {report.finished} matches finished are kept in "
+            f"{request.out_dir}, and the same command plays the others",
+        )
     if broke is not None:
         raise AcpcError(
             f"{executor.description} failed: {broke}; the {report.finished} matches finished "
-            f"are kept in {request.out}, and the same command plays the others"
+            f"are kept in {request.out_dir}, and the same command plays the others"
         )
     if status == "interrupted":
         raise TournamentInterruptedError(run)
@@ -315,7 +345,7 @@ def _monitor(
 ) -> PoolMonitor:
     """The progress line, and the tournament's telemetry (``running`` published now)."""
     hands = len(tasks) * plan.hands * 2
-    show = Show.of(request.progress).show
+    show = Show.of(request.progress)
     channel = None
     if request.mqtt is not None:
         from acpcbot.telemetry.channel import Channel
@@ -331,7 +361,7 @@ def _monitor(
             "matches_total": len(tasks),
             "hands_total": hands,
             "executor": executor,
-            "out": str(request.out),
+            "out": str(request.out_dir),
         }
         display: list[PoolMonitor] = []
 
@@ -339,7 +369,7 @@ def _monitor(
             if display:
                 display[0].display.write(f"acpcbot: warning: {text}")
 
-        channel = Channel(request.mqtt, Kind.TOURNAMENT, request.out.name, describe, warn=warn)
+        channel = Channel(request.mqtt, Kind.TOURNAMENT, request.out_dir.name, describe, warn=warn)
         monitor = PoolMonitor(len(tasks), hands, show=show, channel=channel)
         display.append(monitor)
         channel.start()

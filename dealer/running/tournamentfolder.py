@@ -37,11 +37,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file
+from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
+from acpcbot.writing import check_writable, replace_file, temporary_name, writing
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log
 from dealer.analysis.stats import SampleSums, pair_sorted
 from dealer.running.matchfolder import SUMMARY, check_path, read_summary
-from dealer.running.resultfiles import lock_folder, replace_file, temporary_name, write_json
+from dealer.running.resultfiles import LOCK, FolderLock, write_json
 from dealer.running.summary import plan_json
 from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 
@@ -60,7 +61,6 @@ __all__ = [
 TOURNAMENT = "tournament.json"
 RESULTS = "results.json"
 CROSSTABLE_PLOT = "crosstable.png"
-LOCK = ".lock"
 PARTIAL = ".partial"
 _MAX_PLAN_BYTES = 4 << 20
 """A ``tournament.json`` larger than this was not written by a tournament."""
@@ -90,6 +90,8 @@ def read_plan(path: Path) -> TournamentPlan:
             raise TournamentError("it is not a JSON object")
         return TournamentPlan.from_json(data)
     except MissingFileError:
+        if not path.is_dir():
+            raise TournamentError(f"no folder {shown_path(path)}") from None
         raise TournamentError(f"{path} holds no tournament (no {TOURNAMENT})") from None
     except (FileRefusedError, ValueError, TournamentError) as exc:
         raise TournamentError(f"{where} is not a tournament's plan: {exc}") from None
@@ -156,40 +158,31 @@ def _incomplete(log: PlayedLog, match: PlannedMatch, half: int) -> str | None:
 class TournamentFolder:
     """A locked tournament folder; :meth:`close` (or leaving the ``with`` block) unlocks it."""
 
-    def __init__(self, path: Path, plan: TournamentPlan, lock_fd: int) -> None:
+    def __init__(self, path: Path, plan: TournamentPlan, lock: FolderLock) -> None:
         self.path = path
         self.plan = plan
-        self._lock_fd: int | None = lock_fd
+        self._lock: FolderLock | None = lock
 
     @classmethod
     def open(cls, path: Path, plan: TournamentPlan) -> TournamentFolder:
         """Create (if need be), lock and claim ``path`` for ``plan``'s tournament; its
         ``tournament.json`` says ``"status": "running"``."""
         check_path(path)
-        lock = path / LOCK
+        lock = FolderLock.take(path, "tournament", TournamentError)
         try:
-            path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
-            created = True
-        except FileExistsError:
-            fd = os.open(lock, os.O_RDWR)
-            created = False
-        except OSError as exc:
-            raise TournamentError(f"cannot create --out {path}: {exc.strerror}") from None
-        try:
-            lock_folder(fd, path, "tournament", TournamentError)
-            try:
-                _claim(path, plan)
-            except TournamentError:
-                if created:  # leave a refused folder as it was
-                    lock.unlink()
-                raise
+            _claim(path, plan)
+            for name in (TOURNAMENT, RESULTS, CROSSTABLE_PLOT):
+                check_writable(path / name)
         except BaseException:
-            os.close(fd)
+            lock.release()
             raise
-        folder = cls(path, plan, fd)
+        folder = cls(path, plan, lock)
         shutil.rmtree(path / PARTIAL, ignore_errors=True)  # an earlier run's leftovers
-        folder.write_status("running")
+        try:
+            folder.write_status("running")
+        except BaseException:
+            folder.close()
+            raise
         return folder
 
     def write_status(self, status: str, **more: Any) -> None:
@@ -213,28 +206,33 @@ class TournamentFolder:
                 f"{match.name}: expected the files {sorted(expected)}, got {sorted(files)}"
             )
         partial = self.path / PARTIAL / match.name
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
-        for name, data in files.items():
-            with (partial / name).open("wb") as file:
-                file.write(data)
-                file.flush()
-                os.fsync(file.fileno())
         target = self.path / match.name
-        if target.exists():
-            old = self.path / PARTIAL / f"{match.name}.old"
-            shutil.rmtree(old, ignore_errors=True)
-            target.rename(old)
-            partial.rename(target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            partial.rename(target)
+        with writing(target):
+            try:
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.mkdir(parents=True)
+                for name, data in files.items():
+                    with (partial / name).open("wb") as file:
+                        file.write(data)
+                        file.flush()
+                        os.fsync(file.fileno())
+                if target.exists():
+                    old = self.path / PARTIAL / f"{match.name}.old"
+                    shutil.rmtree(old, ignore_errors=True)
+                    target.rename(old)
+                    partial.rename(target)
+                    shutil.rmtree(old, ignore_errors=True)
+                else:
+                    partial.rename(target)
+            except BaseException:
+                shutil.rmtree(partial, ignore_errors=True)  # (the disk may be full)
+                raise
 
     def close(self) -> None:
-        if self._lock_fd is not None:
+        if self._lock is not None:
             shutil.rmtree(self.path / PARTIAL, ignore_errors=True)
-            os.close(self._lock_fd)  # releases the lock
-            self._lock_fd = None
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> TournamentFolder:
         return self

@@ -77,7 +77,8 @@ def tournament_report(plan: TournamentPlan, checks: Iterable[MatchCheck]) -> Tou
         why = f"{names[0]} against the rest (the rankings need every two agents paired)"
     elif not crosstable.complete:
         missing = sum(not p.matches for p in crosstable.pairings)
-        why = f"they need a finished match in every pairing ({missing} have none yet)"
+        none = f"{missing} has none" if missing == 1 else f"{missing} have none"
+        why = f"they need a finished match in every pairing ({none} yet)"
     else:
         why = None
         total = tuple(total_bankroll(names, crosstable.value))

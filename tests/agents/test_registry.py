@@ -24,7 +24,7 @@ LOG_NAME_FORBIDDEN = set(":| \t\r\n")
 
 def test_names_options_and_classes() -> None:
     assert parse_agent_spec("plicas") == ("plicas", {})
-    assert parse_agent_spec(" plicas : dprc = off ,bluff=on,") == (
+    assert parse_agent_spec(" plicas : dprc = off ,bluff=on") == (
         "plicas",
         {"dprc": "off", "bluff": "on"},
     )
@@ -49,6 +49,12 @@ def test_names_options_and_classes() -> None:
         ("plicas:=3", AgentOptionError, "not KEY=VALUE"),
         ("plicas:samples", AgentOptionError, "not KEY=VALUE"),
         ("plicas:samples=", AgentOptionError, "samples in 'plicas:samples=' has no value"),
+        ("plicas:", AgentOptionError, "'plicas:': no options after ':'"),
+        ("plicas: ", AgentOptionError, "no options after ':'"),
+        ("agents.simple:AlwaysCall:", AgentOptionError, "no options after ':'"),
+        ("plicas:dprc=off,", AgentOptionError, "'plicas:dprc=off,' has an empty option"),
+        ("plicas:dprc=off,,bluff=on", AgentOptionError, "empty option"),
+        ("plicas:,dprc=off", AgentOptionError, "empty option"),
         ("plicas:samples=10,samples=20", AgentOptionError, "samples is given twice"),
         ("plicas:samples=10,SAMPLES=20", AgentOptionError, "samples is given twice"),
         ("plicas:samples=10,case_weight=1,case-weight=2", AgentOptionError, "twice"),

@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import lzma
+import re
 import shutil
 import subprocess
 import sys
@@ -19,12 +20,13 @@ from acpcbot.cli import main
 EXAMPLE = Path("logs") / "example_player"
 
 
+@pytest.mark.e2e
 def test_match_and_results_give_the_same_aivat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "m"
     command = ["match", "example", "tight-passive", "--hands", "150", "--seed", "3", "--aivat"]
-    assert main([*command, "--out", str(out), "--json"]) == 0
+    assert main([*command, "--out", str(out), "--jobs", "1", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     aivat = summary["aivat"]
     assert aivat["samples"] == "pairs" and aivat["count"] == 150
@@ -40,6 +42,7 @@ def test_match_and_results_give_the_same_aivat(
     assert "--aivat needs one log" in capsys.readouterr().err
 
 
+@pytest.mark.e2e
 def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "lbr"
     args = ["lbr", "always-call", "--hands", "40", "--seed", "2", "--from", "flop"]
@@ -50,7 +53,10 @@ def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert {"mbb_per_game", "ci95", "pair_sd_mbb", "halves"} <= set(summary)
     assert len(list(out.glob("*.log"))) == 2
     assert main([*args, "--out", str(tmp_path / "again")]) == 0
-    assert capsys.readouterr().out.startswith("LBR against always-call: ")
+    text = capsys.readouterr().out
+    assert text.startswith("LBR against always-call: ")
+    assert len(re.findall(r" in \d+\.\d s", text)) == 1  # one run, one time
+
     for log in out.glob("*.log"):  # the same seed, the same play
         assert (tmp_path / "again" / log.name).read_bytes() == log.read_bytes()
 
@@ -89,6 +95,7 @@ def test_stats_of_the_reference_logs(vectors: Path, capsys: pytest.CaptureFixtur
     assert main(["stats", str(vectors / "nothing.log")]) == 1
 
 
+@pytest.mark.e2e
 def test_stats_of_a_pipe(vectors: Path) -> None:
     """Each log is read once, so a pipe will do."""
     log = vectors / EXAMPLE / "limit2p.seed42.n1000.Alice-Bob.log"
@@ -144,10 +151,11 @@ def aivat_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     command = ["match", "example", "tight-passive", "--hands", "60", "--seed", "5", "--aivat"]
     stdout = io.StringIO()
     with contextlib.redirect_stdout(stdout):
-        assert main([*command, "--out", str(out), "--json"]) == 0
+        assert main([*command, "--out", str(out), "--jobs", "1", "--json"]) == 0
     return out, json.loads(stdout.getvalue())["aivat"]
 
 
+@pytest.mark.e2e
 def test_results_aivat_of_a_pipe_is_refused(aivat_match: tuple[Path, dict[str, object]]) -> None:
     """AIVAT reads each log again, after the results: a pipe cannot be, and says so in one
     line (instead of finding no hands the second time)."""
@@ -182,6 +190,7 @@ def test_results_aivat_of_compressed_logs(
     assert again["actions_known"] == again["actions"] > 0
 
 
+@pytest.mark.e2e
 def test_tournament_pools_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "t"
     args = ["tournament", "always-call", "--vs", "example", "--hands", "60", "--seeds", "2"]

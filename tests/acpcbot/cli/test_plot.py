@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cli import main
+from acpcbot.extras import install_hint
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -52,7 +53,6 @@ def test_without_matplotlib_plot_is_a_clear_error(
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
     assert main(["match", "example", "always-call", "--out", str(tmp_path / "m"), "--plot"]) == 1
     assert capsys.readouterr().err == (
-        "acpcbot: error: --plot needs matplotlib, which is not installed: "
-        "pip install 'acpcbot[plot]'\n"
+        f"acpcbot: error: --plot needs matplotlib, which is not installed: {install_hint('plot')}\n"
     )
     assert not (tmp_path / "m").exists()  # checked before anything was written

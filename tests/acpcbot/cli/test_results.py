@@ -86,8 +86,31 @@ def _run(*args: str | Path, limit_mb: int = 1024) -> subprocess.CompletedProcess
 def test_a_real_pair_is_combined(example_logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["results", str(example_logs / SEED42), str(example_logs / SEED42_TWIN)]) == 0
     out, err = capsys.readouterr()
-    assert "Alice vs Bob, duplicate over 1000 pairs: +301.0 mbb/g ± 250.4 (95% CI)" in out
+    assert "Alice vs Bob, duplicate over 1,000 pairs: +301.0 mbb/g ± 250.4 (95% CI)" in out
     assert err == ""
+
+
+@pytest.mark.e2e
+def test_a_pair_is_the_same_whatever_order_its_logs_come_in(
+    example_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A shell's DIR/*.log sorts by file name: whose results are shown must not hang on it.
+    first, second = str(example_logs / SEED42), str(example_logs / SEED42_TWIN)
+    shown = []
+    for logs in ([first, second], [second, first]):
+        assert main(["results", *logs]) == 0
+        shown.append(capsys.readouterr().out.splitlines())
+    assert shown[0] == shown[1]
+    assert shown[0][2].startswith("Alice vs Bob, duplicate")  # Alice: the name first sorted
+    # A match's folder: its agent A (by summary.json), as acpcbot match reports it.
+    out = tmp_path / "m"
+    assert main(["match", "tight-passive", "example", "--hands", "30", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[3].startswith("  tight-passive: ")
+    logs = sorted(str(p) for p in out.glob("*.log"))  # example-... sorts first
+    assert main(["results", *logs]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("half 1 (tight-passive-example.seed0.n30.log): tight-passive vs")
+    assert lines[2].startswith("tight-passive vs example, duplicate over 30 pairs: ")
 
 
 @pytest.mark.parametrize(
@@ -148,9 +171,9 @@ def test_side_by_side_says_plainly_it_is_not_a_pair(
     assert main(["results", *logs, "--side-by-side"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        f"log 1 ({SEED42}): Alice vs Bob: 1000 hands, +2770 chips, +277.0 mbb/g ± 487.6 (95% CI)"
+        f"log 1 ({SEED42}): Alice vs Bob: 1,000 hands, +2770 chips, +277.0 mbb/g ± 487.6 (95% CI)"
     )
-    assert out[1].startswith(f"log 2 ({SEED1}): Alice vs Bob: 1000 hands, +3230 chips")
+    assert out[1].startswith(f"log 2 ({SEED1}): Alice vs Bob: 1,000 hands, +3230 chips")
     assert out[2].startswith("not a duplicate pair, not combined: seeds differ")
     assert main(["results", *logs, "--side-by-side", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -351,6 +374,7 @@ def test_a_path_with_a_line_break_gives_a_one_line_error(
     assert "a\\nb.log': No such file or directory" in _error_line(capsys.readouterr().err)
 
 
+@pytest.mark.e2e
 def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     log = tmp_path / "m.log"
     log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|B").replace("B|A", "B|Ā")).encode())
@@ -366,6 +390,7 @@ def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     assert done.stdout.startswith("\\u0100 vs B: 2 hands")
 
 
+@pytest.mark.e2e
 def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     """``acpcbot results ... | head -1``: a broken pipe on stdout was a traceback."""
     done = subprocess.run(
@@ -380,6 +405,7 @@ def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     assert done.stdout == "{" and done.stderr == ""
 
 
+@pytest.mark.e2e
 def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.log"
     os.mkfifo(fifo)  # no writer: it reads as empty, it does not hang
@@ -389,6 +415,7 @@ def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> Non
         assert str(path) in _error_line(done.stderr)
 
 
+@pytest.mark.e2e
 def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     done = subprocess.run(
         [str(ACPCBOT), "results", "/dev/stdin"],
@@ -399,7 +426,7 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Alice vs Bob: 1000 hands, +2770 chips")
+    assert done.stdout.startswith("Alice vs Bob: 1,000 hands, +2770 chips")
 
 
 @pytest.mark.parametrize("kind", ["gz", "xz"])
@@ -436,12 +463,14 @@ def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.e2e
 def test_a_device_as_the_log_is_refused(device: str) -> None:
     done = _run("results", device)
     assert done.returncode == 1
     assert _error_line(done.stderr) == f"acpcbot: error: {device} is not a regular file or a pipe"
 
 
+@pytest.mark.e2e
 def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
     sparse = tmp_path / "sparse.log"
     with sparse.open("wb") as file:
@@ -452,6 +481,7 @@ def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "sparse", "directory"])
+@pytest.mark.e2e
 def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     tmp_path: Path, kind: str
 ) -> None:

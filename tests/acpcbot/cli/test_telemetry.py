@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from acpcbot.cli import main
+from acpcbot.cli import build_parser, main
+from acpcbot.options import broker_url
 from tests.acpcbot.telemetry.sleepy import SPEC as SLEEPY
 from tests.conftest import REPO
 from tests.mqttbroker import Heard, Mosquitto, Recorder, statuses
@@ -147,6 +148,7 @@ def test_no_broker_at_all_gives_one_warning_and_the_same_results(
     assert told["published"] == 0 and told["dropped"] > 0
 
 
+@pytest.mark.e2e
 def test_a_broker_with_a_password_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -254,3 +256,9 @@ def test_a_tournament_publishes_matches_done_hands_per_second_and_eta(
     assert (last["matches_done"], last["matches_total"], last["hands"]) == (3, 3, 1200)
     assert {"hands_per_s", "eta_s"} <= last.keys()
     assert "telemetry: " in capsys.readouterr().out
+
+
+def test_watch_watches_the_broker_of_this_machine_by_default() -> None:
+    # mosquitto's default address: a broker started with no options needs no --mqtt
+    args = build_parser().parse_args(["watch", "--once"])
+    assert args.mqtt == broker_url("mqtt://localhost:1883")

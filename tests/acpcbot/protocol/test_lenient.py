@@ -87,6 +87,10 @@ def test_nolimit_sizes(nolimit_game: Game) -> None:
     assert _read("MATCHSTATE:1:0::|2hAc:r 300x", request).trailing == "x"
     assert _read("MATCHSTATE:1:0::|2hAc:r", request).action is None  # bad action format
     assert _read("MATCHSTATE:1:0::|2hAc:f", request).action == FOLD
+    # Numbers too long for int() (4,300 digits) saturate, as C's strtol does.
+    huge = _read("MATCHSTATE:1:0::|2hAc:r" + "9" * 5000, request)
+    assert huge.kind is ReplyKind.ACTION and huge.action == Action(ActionType.RAISE, 2**31 - 1)
+    assert _read("MATCHSTATE:1:" + "0" * 5000 + "::|2hAc:c", request).action == CALL
     later = _request(nolimit_game, [Action(ActionType.RAISE, 300)], 0)
     assert _read(later.sent.decode() + ":c", later).action == CALL
     assert _read("MATCHSTATE:0:0:R300:7d3d|:c", later).action == CALL

@@ -92,6 +92,10 @@ def test_decode_gives_the_rules_state(limit_game: Game) -> None:
         "MATCHSTATE:0:0:cc/:7d3d|/5s5s7s",  # repeated card
         "matchstate:0:0::7d3d|",  # the prefix is case-sensitive
         "MATCHSTATE:0:0:r10:7d3d|",  # a size in a limit game
+        # numbers past what int() converts (4,300 digits): the codec's error, not Python's
+        f"MATCHSTATE:0:{'9' * 5000}::7d3d|",
+        f"MATCHSTATE:{'1' * 5000}:0::7d3d|",
+        f"MATCHSTATE:0:0:r{'3' * 5000}:7d3d|",
     ],
 )
 def test_bad_states_are_rejected(limit_game: Game, line: str) -> None:
@@ -103,7 +107,7 @@ def test_nolimit_raise_needs_a_legal_size(nolimit_game: Game) -> None:
     assert str(parse_match_state("MATCHSTATE:1:0:r300:|2hAc", nolimit_game)) == (
         "MATCHSTATE:1:0:r300:|2hAc"
     )
-    for bad in ("r150", "r20001", "r", "r0300"):
+    for bad in ("r150", "r20001", "r", "r0300", "r" + "3" * 5000):
         with pytest.raises(MatchStateError):
             parse_match_state(f"MATCHSTATE:1:0:{bad}:|2hAc", nolimit_game)
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
+import pytest
+
+from acpcbot.telemetry.live import view
 from acpcbot.telemetry.watching import Board, table
 
 
@@ -68,3 +72,25 @@ def test_a_tournament_and_a_player() -> None:
     assert rows["tournament"].status == "running, 1/3 matches"
     assert rows["tournament"].hands == "2,000/6,000" and rows["tournament"].eta == "0:04"
     assert rows["player"].status == "?" and rows["player"].estimate == "-50.0 ± 80.0"
+
+
+def test_a_narrow_terminal_shows_fewer_columns_each_readable() -> None:
+    # 80 columns used to show every cell as "…": rich shrank all of them
+    console = pytest.importorskip("rich.console")
+    board = Board("acpcbot")
+    running = {"name": "plicas-vs-dpp.seed9.n40000", "agents": ["plicas", "dpp"],
+               "status": "running", "started": 10, "hands_total": 80000}  # fmt: skip
+    board.take("acpcbot/match/m1/status", _message("m1", ts=10, **running))
+    board.take(
+        "acpcbot/match/m1/progress",
+        _message("m1", hands=20000, hands_total=80000, hands_per_s=457, mbb_per_game=97.7,
+                 ci95=111.0, eta_s=132),
+    )  # fmt: skip
+    for width, header in ((80, "AGENTS"), (140, "KIND")):
+        screen = console.Console(width=width, file=io.StringIO(), color_system=None)
+        screen.print(view(board, "watching", None, width=width, now=20.0))
+        lines = screen.file.getvalue().splitlines()
+        assert lines[0].startswith(header), lines
+        assert "…" not in "".join(lines) and all(len(line) <= width for line in lines)
+        assert "plicas vs dpp" in lines[1] and "+97.7 ± 111.0" in lines[1], lines
+        assert "2:12" in lines[1] and "running" in lines[1]

@@ -47,6 +47,7 @@ def leduc_agents(which: int, seed: int) -> Agent:
     return strategy_agent(ITERATIONS, seed) if which == 0 else ExamplePlayer(seed)
 
 
+@pytest.mark.slow
 def test_aivat_is_unbiased_in_leduc(tmp_path: Path) -> None:
     strategy = strategy_policy(leduc_strategy(ITERATIONS))
     example = constant_policy(ExamplePlayer.TRIPLE)
@@ -140,6 +141,7 @@ def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> Non
             assert a == pytest.approx(-b, abs=1e-9), hand.line
 
 
+@pytest.mark.e2e
 def test_fitting_the_term(tmp_path: Path) -> None:
     """scripts/fit_aivat_value.py on two short matches: a table of the right shape that
     the value function loads, and each match's ratio with and without it."""
@@ -167,6 +169,7 @@ def test_fitting_the_term(tmp_path: Path) -> None:
     assert coefficients.shape == (4, 5, 6) and np.abs(coefficients).sum() > 0
 
 
+@pytest.mark.e2e
 def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
     for transport in (Transport.INPROCESS, Transport.TCP):
         folders = []
@@ -203,6 +206,7 @@ def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
                 assert all(d is not None for d in decisions)  # both agents say
 
 
+@pytest.mark.slow
 def test_aivat_and_plain_agree_across_seeds(tmp_path: Path, limit_game: Game) -> None:
     """Twenty short hold'em matches: every AIVAT interval meets its plain one."""
     for seed in range(20):

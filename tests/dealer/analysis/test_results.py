@@ -95,7 +95,7 @@ def test_results_command_reproduces_the_reference_score_lines(
     assert all("agrees with the STATE lines" in check for check in data["checks"])
     assert main(["results", str(first)]) == 0
     text = capsys.readouterr().out
-    assert "Alice vs Bob: 1000 hands, +2770 chips, +277.0 mbb/g ± " in text
+    assert "Alice vs Bob: 1,000 hands, +2770 chips, +277.0 mbb/g ± " in text
 
 
 def test_results_of_a_broken_log_is_an_error(

@@ -69,6 +69,7 @@ def _refused(
     return lines[0]
 
 
+@pytest.mark.e2e
 def test_a_finished_match_is_not_played_again(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path)
     before = _files(tmp_path)
@@ -79,6 +80,7 @@ def test_a_finished_match_is_not_played_again(tmp_path: Path, vectors: Path) -> 
     assert _files(tmp_path) == before
 
 
+@pytest.mark.e2e
 def test_nothing_may_follow_the_score_line(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path)
     with (tmp_path / f"{PAIR}.log").open("a") as log:
@@ -88,6 +90,7 @@ def test_nothing_may_follow_the_score_line(tmp_path: Path, vectors: Path) -> Non
     assert error.endswith(f"{PAIR}.log:1006: a STATE line after the SCORE line (line 1005)")
 
 
+@pytest.mark.e2e
 def test_a_finished_match_killed_before_its_score_gets_it(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path, logged=999)  # the last hand and SCORE not yet flushed
     done = _dealer(*RESUME, cwd=tmp_path)
@@ -109,6 +112,7 @@ def test_a_finished_match_killed_before_its_score_gets_it(tmp_path: Path, vector
     ],
     ids=["seed", "game", "seats", "name", "fixed-seats", "time-limit", "fewer-hands"],
 )
+@pytest.mark.e2e
 def test_a_resume_of_another_match_is_refused(
     tmp_path: Path, vectors: Path, change: dict[int | str, str], why: str
 ) -> None:
@@ -127,6 +131,7 @@ def test_a_resume_of_another_match_is_refused(
     assert error.startswith(f"ERROR: cannot resume {PAIR}: ") and why in error, error
 
 
+@pytest.mark.e2e
 def test_the_cards_of_every_logged_hand_are_checked(tmp_path: Path, vectors: Path) -> None:
     """A log whose header was edited to another seed still has the first seed's cards."""
     _earlier_run(vectors, tmp_path, hands=400, logged=398)
@@ -145,6 +150,7 @@ def test_the_cards_of_every_logged_hand_are_checked(tmp_path: Path, vectors: Pat
         ("hands", f"{PAIR}.log has hands that {PAIR}.tlog does not (line 305)"),
     ],
 )
+@pytest.mark.e2e
 def test_a_log_ahead_of_its_tlog_is_refused(
     tmp_path: Path, vectors: Path, cut: str, why: str
 ) -> None:
@@ -173,6 +179,7 @@ DAMAGED_TLOG = {
 
 
 @pytest.mark.parametrize("damage", list(DAMAGED_TLOG), ids=list(DAMAGED_TLOG))
+@pytest.mark.e2e
 def test_a_damaged_tlog_is_refused_naming_the_line(
     tmp_path: Path, vectors: Path, damage: str
 ) -> None:
@@ -208,6 +215,7 @@ DAMAGED_LOG = {
 
 
 @pytest.mark.parametrize("damage", list(DAMAGED_LOG), ids=list(DAMAGED_LOG))
+@pytest.mark.e2e
 def test_a_damaged_log_is_refused_naming_the_line(
     tmp_path: Path, vectors: Path, damage: str
 ) -> None:
@@ -219,12 +227,14 @@ def test_a_damaged_log_is_refused_naming_the_line(
     assert error.startswith(f"ERROR: cannot resume {PAIR}: {PAIR}.log") and why in error, error
 
 
+@pytest.mark.e2e
 def test_files_that_are_not_regular_are_refused(tmp_path: Path, vectors: Path) -> None:
     os.mkfifo(tmp_path / f"{PAIR}.tlog")  # reading it would wait for ever
     error = _refused(_dealer(*RESUME, cwd=tmp_path), _files(tmp_path), tmp_path)
     assert error == f"ERROR: transaction file {PAIR}.tlog is not a regular file"
 
 
+@pytest.mark.e2e
 def test_a_tlog_without_a_log_header_is_taken_on_trust(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path, hands=50, logged=48)
     (tmp_path / f"{PAIR}.log").unlink()
@@ -306,6 +316,7 @@ def _log_of(reference: list[str], hands: int) -> str:
     return "\n".join([*header, *states, score]) + "\n"
 
 
+@pytest.mark.e2e
 async def test_an_extended_match_logs_every_hand_played(
     tmp_path: Path, vectors: Path, limit_game: Game
 ) -> None:

@@ -7,6 +7,7 @@ import fcntl
 import json
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -22,7 +23,9 @@ import pytest
 
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
-from acpcbot.player import BettingView, Player
+from acpcbot.errors import AcpcError
+from acpcbot.logconfig import get_logger
+from acpcbot.player import BettingView, HandResult, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
@@ -55,6 +58,14 @@ class FoldsWhenItCouldCheck(AlwaysCall):
         return CALL if betting.can_fold() else FOLD
 
 
+class LoudCaller(AlwaysCall):
+    """Calls, and logs a warning every 100 hands (as a user's agent may)."""
+
+    def end_hand(self, result: HandResult) -> None:
+        if result.state.hand_number % 100 == 0:
+            get_logger("loud").warning("loud", hand=result.state.hand_number)
+
+
 def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
     """``agent`` in the registry, as a plug-in would add one."""
     target = f"{__name__}:{agent.__name__}"
@@ -82,6 +93,7 @@ def _summary(folder: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("case", ["a file", "under a file", "too long a name"])
+@pytest.mark.e2e
 def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
     (tmp_path / "afile").write_text("keep me\n")
     out = {
@@ -101,6 +113,7 @@ def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
 
 
 @pytest.mark.parametrize("transport", ["tcp", "inprocess"])
+@pytest.mark.e2e
 def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     tmp_path: Path, vectors: Path, transport: str
 ) -> None:
@@ -115,9 +128,43 @@ def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     assert not (tmp_path / "m").exists()  # checked before anything is written
 
 
+@pytest.mark.e2e
+def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vectors: Path) -> None:
+    game = tmp_path / "three.game"
+    game.write_text(
+        (vectors / "games" / "holdem.limit.2p.reverse_blinds.game")
+        .read_text()
+        .replace("numPlayers = 2", "numPlayers = 3")
+        .replace("blind = 10 5", "blind = 10 5 0")
+        .replace("firstPlayer = 2 1 1 1", "firstPlayer = 3 1 1 1")
+    )
+    done = _acpcbot("match", "example", "always-call", "--game", str(game), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"acpcbot: error: a duplicate match is heads-up: {game} is a game of 3 players "
+        "(acpc-dealer plays any number)\n"
+    )
+
+
+def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "lbr", "dpp", "--hands", "5"]) == 1
+    assert capsys.readouterr().err == (
+        "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
+        "from = preflop|flop|turn|river)\n"
+    )
+
+
+def test_more_hands_than_the_reference_dealer_plays_are_refused() -> None:
+    from dealer.running import check_match
+
+    with pytest.raises(AcpcError, match=r"must be 1 \.\. 4,294,967,295 .* not 4,294,967,296"):
+        check_match(MatchRequest(entrant("example"), entrant("always-call"), hands=2**32))
+
+
 # -- defect 4: result folders ----------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_another_match_in_the_folder_is_refused_unless_forced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -134,7 +181,7 @@ def test_another_match_in_the_folder_is_refused_unless_forced(
     assert "--force" in err
     assert {p.name: p.read_bytes() for p in out.glob("*.log")} == logs_before
     assert _summary(out) == first
-    # the same match again: allowed (its files are replaced by the same ones)
+    # the same match again: allowed (it goes on with its files, which it finds complete)
     assert main([*base, "--seed", "1"]) == 0
     capsys.readouterr()
     assert {p.name: p.read_bytes() for p in out.glob("*.log")} == logs_before
@@ -145,6 +192,7 @@ def test_another_match_in_the_folder_is_refused_unless_forced(
     assert sorted(p.name for p in out.glob("*.log")) == sorted(h["log"] for h in forced["halves"])
 
 
+@pytest.mark.e2e
 def test_files_that_are_no_match_are_not_overwritten(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -214,6 +262,7 @@ def _running(folder: Path) -> bool:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.e2e
 def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
     tmp_path: Path, jobs: str
 ) -> None:
@@ -264,6 +313,7 @@ def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
 
 
 @pytest.mark.parametrize("transport", ["inprocess", "tcp"])
+@pytest.mark.e2e
 def test_halves_side_by_side_write_the_same_logs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], transport: str
 ) -> None:
@@ -286,6 +336,7 @@ def _collect_players(half: int, players: Sequence[Player]) -> tuple[int, str, st
     return (half, type(players[0]).__name__, type(players[1]).__name__)
 
 
+@pytest.mark.e2e
 def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> None:
     for jobs in (1, 2):
         out = tmp_path / str(jobs)
@@ -299,12 +350,20 @@ def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> N
         )
 
 
-def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
+def _on_a_terminal(
+    args: list[str], cwd: Path, *, columns: int = 200, env: dict[str, str] | None = None
+) -> tuple[int, str]:
+    """``acpcbot ARGS`` with stderr on a terminal ``columns`` wide: its exit status and
+    what the terminal was sent."""
     leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 200, 0, 0))
-    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     match = subprocess.Popen(
-        [str(ACPCBOT), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, text=True
+        [str(ACPCBOT), *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        env=env,
     )
     os.close(follower)
     shown = b""
@@ -319,11 +378,47 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
     finally:
         match.kill()
         os.close(leader)
-    assert match.returncode == 0
-    text = shown.decode()
+    return match.returncode, shown.decode()
+
+
+@pytest.mark.e2e
+def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
+    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    returncode, text = _on_a_terminal(args, tmp_path)
+    assert returncode == 0
     assert "example vs always-call: " in text and "/80,000 hands, " in text
     assert " hands/s, example " in text and " mbb/g, ETA " in text and "%|" in text
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
+
+
+@pytest.mark.e2e
+def test_at_80_columns_the_progress_line_keeps_its_ci_and_eta(tmp_path: Path) -> None:
+    args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
+    returncode, text = _on_a_terminal(args, tmp_path, columns=80)
+    assert returncode == 0
+    drawn = [part for part in text.split("\r") if "hands/s" in part]
+    assert drawn and all(len(part) < 80 for part in drawn), drawn
+    assert all(re.search(r"mbb/g, ETA \d+:\d\d$", part.rstrip()) for part in drawn), drawn
+
+
+@pytest.mark.e2e
+def test_the_halves_log_lines_never_splice_with_the_progress_bar(tmp_path: Path) -> None:
+    # Each half logs in a process of its own; the one drawing the bar writes their lines,
+    # above it: a line of a half never starts in the middle of the bar's.
+    loud = f"{__name__}:LoudCaller"
+    args = ["match", loud, "always-call", "--hands", "20000", "--jobs", "2", "--out", "m"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    returncode, shown = _on_a_terminal(args, tmp_path, env=env)
+    assert returncode == 0
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    # (a terminal ends its lines with \r\n; the bar is redrawn after \r)
+    lines = [
+        line.rstrip("\r").rsplit("\r", 1)[-1] for line in plain.split("\n") if " loud " in line
+    ]
+    assert len(lines) == 400, plain[-2000:]
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\S+ \[warning +\] loud ", line) for line in lines), [
+        line for line in lines if not line[:1].isdigit()
+    ][:3]
 
 
 # -- defect 5: failing agents are recorded -----------------------------------------------------
@@ -389,6 +484,12 @@ def test_illegal_actions_are_counted_alike_in_both_transports(
         (["--hands", "x"], "argument --hands: not a whole number: 'x'"),
         (["--hands", "0"], "argument --hands: must be positive: 0"),
         (["--seed", "-1"], "argument --seed: seeds are 0 .. 4294967295: -1"),
+        (
+            ["--hands", "99999999999999999999"],
+            "argument --hands: at most 4,294,967,295 hands (the reference dealer's limit): "
+            "99999999999999999999",
+        ),
+        (["--out", ""], "argument --out: an empty path"),
         (["--jobs", "zero"], "argument --jobs: not a whole number: 'zero'"),
     ],
 )
@@ -398,15 +499,18 @@ def test_bad_numbers_name_the_option_not_a_function(
     with pytest.raises(SystemExit):
         main(["match", "example", "always-call", *args])
     err = capsys.readouterr().err
-    assert err.splitlines()[-1].endswith(message) and "_" not in err.splitlines()[-1]
+    # one line: the usage is for --help
+    assert err == f"acpcbot match: error: {message} (see acpcbot match --help)\n"
 
 
+@pytest.mark.e2e
 def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
     assert MatchRequest(entrant("a"), entrant("b")).transport is Transport.INPROCESS
     done = _acpcbot("match", "example", "always-call", "--hands", "5", "--json", cwd=tmp_path)
     assert json.loads(done.stdout)["transport"] == "inprocess"
 
 
+@pytest.mark.e2e
 def test_the_evaluation_script_plays_the_same_matches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

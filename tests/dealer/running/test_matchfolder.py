@@ -23,7 +23,8 @@ def test_one_run_at_a_time(tmp_path: Path) -> None:
             _open(tmp_path / "m")
         folder.write_summary({**IDENTITY, "status": "running"})
     with _open(tmp_path / "m") as again:  # unlocked when the first one is done
-        assert again.replaced == "running"
+        assert again.earlier == "running"
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["summary.json"]  # no lock
 
 
 @pytest.mark.parametrize(
@@ -57,5 +58,20 @@ def test_force_removes_only_the_other_matchs_own_logs(tmp_path: Path) -> None:
     (folder / "summary.json").write_text(json.dumps(other))
     with _open(folder, force=True):
         pass
-    assert sorted(p.name for p in folder.iterdir()) == [".lock", "notes.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
     assert outside.read_text() == "not in the folder\n"
+
+
+def test_force_starts_the_same_match_over(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps({**IDENTITY, "status": "interrupted"}))
+    for name in FILES:
+        (folder / name).write_text("the hands played so far\n")
+    (folder / ".summary.json.tmp").write_text("half-written by a killed run")
+    with _open(folder) as again:  # gone on with, its files kept
+        assert again.earlier == "interrupted"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["summary.json", *FILES])
+    with _open(folder, force=True) as over:
+        assert over.earlier is None
+    assert list(folder.iterdir()) == []

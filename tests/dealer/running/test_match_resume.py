@@ -1,0 +1,155 @@
+"""``acpcbot match`` goes on with an interrupted run of itself: the same command, after
+Ctrl-C, SIGTERM or SIGKILL, ends with the files of a run that was never stopped."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.dealer.running.test_match import ACPCBOT, _acpcbot
+
+pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
+
+PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "800", "--seed", "9", "--out", "m"]
+"""The issue's match, shorter: a learning agent (plicas) against a fixed strategy (dpp),
+both drawing from their random streams."""
+OVER_TCP = [
+    *("match", "kendall-learner", "example", "--hands", "1200", "--seed", "4", "--out", "m"),
+    *("--transport", "tcp", "--aivat"),
+]
+"""A learning agent over TCP, each decision's probabilities recorded (``.probs``)."""
+HEADER_LINES = 4
+TIMES = {"seconds", "hands_per_second"}
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name != "summary.json"}
+
+
+def _timeless(value: Any) -> Any:
+    """A summary without its times (they differ from run to run)."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in TIMES}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
+
+
+def _summary(folder: Path) -> Any:
+    return json.loads((folder / "summary.json").read_text())
+
+
+def _played(folder: Path) -> int:
+    """Hands in the folder's logs so far (complete lines after the headers)."""
+    lines = [p.read_bytes().count(b"\n") - HEADER_LINES for p in folder.glob("*.log")]
+    return sum(max(0, n) for n in lines) if len(lines) == 2 else 0
+
+
+def _whole(args: list[str], cwd: Path) -> Path:
+    done = _acpcbot(*args, "--no-progress", cwd=cwd, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return cwd / "m"
+
+
+@pytest.fixture(scope="module")
+def plicas_dpp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The match played without a stop."""
+    return _whole(PLICAS_DPP, tmp_path_factory.mktemp("whole"))
+
+
+def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> subprocess.Popen[str]:
+    """``acpcbot`` with ``args``, stopped with ``how`` once its logs hold ``after`` hands."""
+    match = subprocess.Popen(
+        [str(ACPCBOT), *args, "--no-progress"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while _played(cwd / "m") < after:
+            assert match.poll() is None, match.communicate()
+            assert time.monotonic() < deadline, "the match did not start"
+            time.sleep(0.02)
+        match.send_signal(how)
+        match.communicate(timeout=120)
+    finally:
+        match.kill()
+    return match
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_the_same_command_goes_on_with_a_stopped_match(
+    tmp_path: Path, plicas_dpp: Path, how: signal.Signals
+) -> None:
+    # An in-process half writes its log every 256 hands: stopped after its first batch.
+    match = _stopped(PLICAS_DPP, tmp_path, how, after=2 * 256)
+    folder = tmp_path / "m"
+    summary = _summary(folder)
+    if how is signal.SIGKILL:  # no summary written: the one of the start is left
+        assert match.returncode == -signal.SIGKILL and summary["status"] == "running"
+    else:
+        assert match.returncode == 130 and summary["status"] == "interrupted"
+    before = {name: data for name, data in _files(folder).items() if name != ".lock"}
+    assert (folder / ".lock").exists() == (how is signal.SIGKILL)  # (its process is gone)
+    assert 0 < _played(folder) < 1600, "stopped too late to show anything"
+
+    again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.startswith("acpcbot: going on with the earlier run of this match in m")
+    assert _files(folder) == _files(plicas_dpp)  # the logs, byte for byte
+    assert _timeless(_summary(folder)) == _timeless(_summary(plicas_dpp))
+    for name, data in before.items():  # the hands played before were kept as they were
+        assert _files(folder)[name].startswith(data[: data.rfind(b"\n") + 1])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["summary.json", *before])
+
+
+def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
+    for name in ("whole", "again"):
+        (tmp_path / name).mkdir()
+    whole = _whole(OVER_TCP, tmp_path / "whole")
+    match = _stopped(OVER_TCP, tmp_path / "again", signal.SIGTERM, after=300)
+    assert match.returncode == 130
+    folder = tmp_path / "again" / "m"
+    assert _played(folder) < 2400
+    again = _acpcbot(*OVER_TCP, "--no-progress", cwd=tmp_path / "again", timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert sorted(_files(folder)) == sorted(_files(whole))  # the .probs files among them
+    assert _files(folder) == _files(whole)
+    assert _timeless(_summary(folder)) == _timeless(_summary(whole))
+
+
+def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
+    tmp_path: Path, plicas_dpp: Path
+) -> None:
+    match = _stopped(PLICAS_DPP, tmp_path, signal.SIGTERM, after=2 * 256)
+    assert match.returncode == 130
+    folder = tmp_path / "m"
+    log = next(folder.glob("plicas-dpp.*.log"))
+    lines = log.read_bytes().split(b"\n")
+    lines[10] = lines[10].replace(b"STATE:6:", b"STATE:6:r")  # not what was played
+    log.write_bytes(b"\n".join(lines))
+    edited = log.read_bytes()
+
+    again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
+    assert again.returncode == 1
+    error = again.stderr.splitlines()[-1]
+    assert error == (
+        f"acpcbot: error: line 11 of m/{log.name} is not what the agents play now (an agent "
+        "that does not play the same way twice, or that changed since): the earlier run "
+        "cannot be gone on with; --force starts the match over"
+    ), again.stderr
+    assert log.read_bytes() == edited  # nothing of the earlier run is lost
+    assert _summary(folder)["status"] == "failed"
+
+    forced = _acpcbot(*PLICAS_DPP, "--no-progress", "--force", cwd=tmp_path, timeout=600)
+    assert forced.returncode == 0, forced.stderr
+    assert "going on" not in forced.stderr
+    assert _files(folder) == _files(plicas_dpp)
