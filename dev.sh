@@ -2,7 +2,9 @@
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
 #   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, the
-#                                            docs (strict), all tests
+#                                            docs (strict), all tests (what CI runs)
+#   ./dev.sh test --fast [PYTEST ARGS...]    the same checks, then only the fast tier: the
+#                                            tests that stay in-process (not e2e, not slow)
 # and two helpers:
 #   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench docs test
 #   ./dev.sh docs [serve]                    build the documentation site into site/ (strict)
@@ -84,10 +86,21 @@ case "$cmd" in
         exec "$venv/bin/acpcbot" match "$@"
         ;;
     test)
+        tier=()
+        if [ "${1:-}" = --fast ]; then
+            shift
+            # The edit loop's tier (tests/tiers.py): no test that starts a process (e2e: our
+            # commands, forked halves, mosquitto, Dask, docker) or takes seconds (slow).
+            tier=(-m "not e2e and not slow")
+        fi
         ensure_python
-        ensure_mosquitto
+        [ ${#tier[@]} -gt 0 ] || ensure_mosquitto
         install_project test
         export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
+        if [ ${#tier[@]} -gt 0 ] && [ -z "$(ls -A "$NUMBA_CACHE_DIR" 2>/dev/null)" ]; then
+            echo "dev.sh: no compiled kernels in $NUMBA_CACHE_DIR yet: this run compiles" \
+                "them first (later runs load them)" >&2
+        fi
         "$venv/bin/ruff" check .
         "$venv/bin/ruff" format --check .
         "$venv/bin/mypy"
@@ -101,7 +114,7 @@ case "$cmd" in
         fi
         # Two test processes (pytest-xdist): most tests wait on real subprocesses and
         # sockets, so two halve the time on two cores. "-n 0" runs them in this process.
-        exec "$venv/bin/pytest" -n 2 "$@"
+        exec "$venv/bin/pytest" -n 2 ${tier[@]+"${tier[@]}"} "$@"
         ;;
     extras)
         ensure_python

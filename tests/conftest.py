@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled games and the reference dealer's recorded vectors."""
+"""Shared fixtures: the bundled games and the reference dealer's recorded vectors; the tiers'
+plugin (:mod:`tests.tiers`: ``e2e`` and ``slow``, and the guard that keeps them true)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.logconfig import kept_configuration
+from tests import tiers
 from tests.mqttbroker import broker  # noqa: F401  (a fixture: a real mosquitto)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -19,6 +21,12 @@ REPO = Path(__file__).resolve().parents[1]
 # a match would see nothing happen. Catching it here gives the processes the tests start the
 # default again (a caught signal is reset at exec).
 signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A plugin, not this conftest's hooks: those would hold only for the tests below tests/,
+    # and the doctests beside the code are guarded too.
+    config.pluginmanager.register(tiers, "tiers")
 
 
 VECTORS = REPO / "tests" / "data" / "acpc-vectors"

@@ -17,11 +17,13 @@ from typing import Any
 import pytest
 
 from acpcbot.telemetry.localbroker import Mosquitto, free_port
+from tests.tiers import starts_processes
 
 __all__ = ["Heard", "Mosquitto", "Recorder", "broker", "free_port", "statuses"]
 
 
 @pytest.fixture
+@starts_processes
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     """A running mosquitto, stopped after the test."""
     folder = tmp_path / "broker"

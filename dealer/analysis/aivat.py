@@ -66,6 +66,7 @@ the paper's AIVAT is not done: duplicate seating already cancels most hole-card 
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import time
@@ -82,10 +83,10 @@ from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.handeval.equity import enumerated_equity
+from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
-from acpcbot.protocol.logfile import StateRecord, parse_state_line
+from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
-from dealer.analysis.loglines import state_lines
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.stats import Estimate, estimate, pair_sorted
 from dealer.referee.decisionlog import (
@@ -625,13 +626,21 @@ class LogCorrector:
             read_decisions(side) if side is not None else iter(())
         )
         self._pending = next(self._said, None)
-        self._lines = (line for _, line in state_lines(log.path))
+        # The log again, as far as it was read for its results (and the same bytes).
+        self._log = open_log(log.path, read_before=log.read_before)
+        self._hands = iter(self._log)
+
+    def close(self) -> None:
+        self._log.close()
 
     def next_record(self) -> StateRecord | None:
-        line = next(self._lines, None)
-        if line is None:
+        hand = next(self._hands, None)
+        if hand is None:
             return None
-        record = parse_state_line(line)
+        try:
+            record = hand.record()
+        except AcpcError as exc:
+            raise AivatError(f"{self._log.where}:{hand.number}: {exc}") from None
         game = self.game
         shown = len(record.betting) - 1
         if (
@@ -723,8 +732,11 @@ def aivat_half(
     name = log.seat_names[0] if player is None else player
     value = value or CheckDownValue(game)
     corrector = LogCorrector(log, game, name, decisions, value, oracles or {})
-    while (record := corrector.next_record()) is not None:
-        corrector.correct(record)
+    try:
+        while (record := corrector.next_record()) is not None:
+            corrector.correct(record)
+    finally:
+        corrector.close()
     return corrector.half()
 
 
@@ -743,13 +755,16 @@ def aivat_pair(
     computed once) and the corrected results paired by hand number."""
     name = first.seat_names[0] if player is None else player
     value = value or CheckDownValue(game)
-    correctors = [
-        LogCorrector(log, game, name, decisions, value, oracles or {}) for log in (first, second)
-    ]
-    for records in hands_in_step(correctors):
-        for corrector, record in zip(correctors, records, strict=True):
-            if record is not None:
-                corrector.correct(record)
+    with contextlib.ExitStack() as stack:
+        correctors = []
+        for log in (first, second):
+            corrector = LogCorrector(log, game, name, decisions, value, oracles or {})
+            stack.callback(corrector.close)
+            correctors.append(corrector)
+        for records in hands_in_step(correctors):
+            for corrector, record in zip(correctors, records, strict=True):
+                if record is not None:
+                    corrector.correct(record)
     return pair_of(correctors[0].half(), correctors[1].half(), game.big_blind)
 
 
@@ -781,9 +796,12 @@ def parts_of_log(
     ``player``'s result and its corrections split by the value function's parts
     (:func:`correction_parts`), for fitting the bets-to-come term."""
     corrector = LogCorrector(log, game, player, True, value, oracles or {})
-    while (record := corrector.next_record()) is not None:
-        result, parts, _ = corrector.parts(record)
-        yield record.hand_number, result, parts
+    try:
+        while (record := corrector.next_record()) is not None:
+            result, parts, _ = corrector.parts(record)
+            yield record.hand_number, result, parts
+    finally:
+        corrector.close()
 
 
 def pair_of(first: AivatHalf, second: AivatHalf, big_blind: int) -> AivatPair:

@@ -340,22 +340,26 @@ def split_aivat(
     opponent = next((n for n in logs[0].seat_names if n != name), "")
     value = value or CheckDownValue(game)
     correctors = [LogCorrector(log, game, name, True, value, oracles or {}) for log in logs]
-    tables: list[dict[Spot, list[_Sums]]] = [{} for _ in kept]
-    samples = unpaired = done = 0
-    for records in hands_in_step(correctors):
-        sample = _Sample(name, 1.0 / len(logs), kept)
-        for corrector, record in zip(correctors, records, strict=True):
-            if record is not None:
-                sample.start(record.names)
-                corrector.correct(record, sample)
-                done += 1
-        if all(r is not None for r in records):
-            sample.add_to(tables)
-            samples += 1
-        else:
-            unpaired += sum(r is not None for r in records)
-        if progress is not None and samples % PROGRESS_EVERY == 0:
-            progress(done)
+    try:
+        tables: list[dict[Spot, list[_Sums]]] = [{} for _ in kept]
+        samples = unpaired = done = 0
+        for records in hands_in_step(correctors):
+            sample = _Sample(name, 1.0 / len(logs), kept)
+            for corrector, record in zip(correctors, records, strict=True):
+                if record is not None:
+                    sample.start(record.names)
+                    corrector.correct(record, sample)
+                    done += 1
+            if all(r is not None for r in records):
+                sample.add_to(tables)
+                samples += 1
+            else:
+                unpaired += sum(r is not None for r in records)
+            if progress is not None and samples % PROGRESS_EVERY == 0:
+                progress(done)
+    finally:
+        for corrector in correctors:
+            corrector.close()
     if progress is not None:
         progress(done)
     halves = tuple(c.half() for c in correctors)

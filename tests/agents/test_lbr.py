@@ -104,6 +104,7 @@ def test_lbr_plays_its_exact_value_and_repeats(
 
 
 @pytest.mark.parametrize(("opponent", "best"), [("always-call", 1163), ("always-raise", 3698)])
+@pytest.mark.e2e
 def test_lbr_comes_near_the_best_response_to_the_trivial_bots(
     tmp_path: Path, opponent: str, best: float
 ) -> None:

@@ -8,7 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from acpcbot.game import LIMIT_HOLDEM
+
+# Each check runs in a process of its own: kernels another test compiled would hide a missing
+# warm-up.
+pytestmark = pytest.mark.e2e
 
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 DEALER = str(Path(sys.executable).with_name("acpc-dealer"))

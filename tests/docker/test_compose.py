@@ -199,6 +199,7 @@ def _compose_command() -> list[str] | None:
     return None
 
 
+@pytest.mark.e2e
 def test_compose_reads_the_file() -> None:
     command = _compose_command()
     if command is None:

@@ -20,6 +20,7 @@ WARM_UP = REPO / "docker" / "warm-up.sh"
 
 
 @pytest.mark.slow
+@pytest.mark.e2e
 def test_the_images_warm_up_plays_every_agent_here(tmp_path: Path) -> None:
     # The environment's own commands (acpcbot, dask, python) come first on PATH, as
     # /opt/acpcbot/bin does in the image; the numba cache is the suite's (NUMBA_CACHE_DIR).

@@ -49,6 +49,7 @@ def test_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["equity", "AhKhQh", "random"]) == 1
 
 
+@pytest.mark.e2e
 def test_the_installed_command_end_to_end() -> None:
     command = str(Path(sys.executable).with_name("acpcbot"))
     out = subprocess.run(

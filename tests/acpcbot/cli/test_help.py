@@ -25,6 +25,7 @@ def test_help_exits_cleanly(command: list[str], capsys: pytest.CaptureFixture[st
         assert all(name in out for name in COMMANDS)
 
 
+@pytest.mark.e2e
 def test_help_of_the_installed_script_lists_every_subcommand() -> None:
     done = subprocess.run(
         [str(ACPCBOT), "--help"], capture_output=True, text=True, timeout=60, check=False
@@ -34,6 +35,7 @@ def test_help_of_the_installed_script_lists_every_subcommand() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.e2e
 def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
     """``acpcbot agents | head -0``: the pipe's reader is gone before anything is written."""
     import os
@@ -62,6 +64,7 @@ def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
     assert done.returncode == 1
 
 
+@pytest.mark.e2e
 def test_help_loads_neither_mqtt_nor_plotting() -> None:
     """``--help`` stays fast: aiomqtt, paho-mqtt, matplotlib, numpy, numba, the agents and
     the dealer are loaded only by the commands and options that use them (the packages' faces

@@ -10,6 +10,7 @@ import pytest
 from acpcbot.cli import main
 
 
+@pytest.mark.e2e
 def test_specs_with_options_play_matches_and_name_the_logs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -21,6 +22,7 @@ def test_specs_with_options_play_matches_and_name_the_logs(
     assert len(logs) == 2 and "plicas+dprc=off+bluff=off" in logs[0].read_text()
 
 
+@pytest.mark.e2e
 def test_plicas_plays_over_tcp_through_the_client(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

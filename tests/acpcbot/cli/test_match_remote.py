@@ -18,6 +18,8 @@ import pytest
 
 from dealer.analysis.playedlog import read_log
 
+pytestmark = pytest.mark.e2e  # every test runs acpcbot match and its players as processes
+
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 WAITS = re.compile(r"acpcbot: half (\d) waits on \S+ for (\S+) \(agent seed \d+\) on port (\d+), ")
 WAITS_SECOND = re.compile(r", (\S+) \(agent seed \d+\) on port (\d+)$")

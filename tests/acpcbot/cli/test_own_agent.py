@@ -53,6 +53,7 @@ def write_distribution(site: Path) -> None:
     )
 
 
+@pytest.mark.e2e
 def test_the_documented_agent_plays_over_tcp_as_module_and_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -68,6 +69,7 @@ def test_the_documented_agent_plays_over_tcp_as_module_and_class(
     assert ":r" in log or "|r" in log.replace("STATE:", "|")  # it raised
 
 
+@pytest.mark.e2e
 def test_the_documented_agent_as_an_installed_plug_in(tmp_path: Path) -> None:
     site = tmp_path / "site"
     write_distribution(site)

@@ -105,6 +105,7 @@ def test_a_bad_dealer_ends_the_match_with_a_clear_error(
     assert elapsed < 3
 
 
+@pytest.mark.e2e
 def test_a_bad_dealer_through_the_installed_command() -> None:
     data, then_close, message = BAD_DEALERS["one-megabyte-line"]
     with serving_in_thread(_dealer_sending(data, then_close=then_close)) as port:
@@ -122,6 +123,7 @@ def test_a_bad_dealer_through_the_installed_command() -> None:
     assert done.stdout == ""
 
 
+@pytest.mark.e2e
 def test_a_clean_match_through_the_installed_command(vectors: Path) -> None:
     match_dir = vectors / "transcripts" / HASH_RAISER
     dealer = ReplayDealer(SeatScript.load(match_dir, 1))

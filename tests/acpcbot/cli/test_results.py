@@ -8,8 +8,10 @@ time and memory limit)."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
+import lzma
 import os
 import resource
 import shutil
@@ -88,6 +90,7 @@ def test_a_real_pair_is_combined(example_logs: Path, capsys: pytest.CaptureFixtu
     assert err == ""
 
 
+@pytest.mark.e2e
 def test_a_pair_is_the_same_whatever_order_its_logs_come_in(
     example_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -371,6 +374,7 @@ def test_a_path_with_a_line_break_gives_a_one_line_error(
     assert "a\\nb.log': No such file or directory" in _error_line(capsys.readouterr().err)
 
 
+@pytest.mark.e2e
 def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     log = tmp_path / "m.log"
     log.write_bytes((HEADER + HANDS.replace("A|B", "Ā|B").replace("B|A", "B|Ā")).encode())
@@ -386,6 +390,7 @@ def test_names_print_whatever_the_terminal_encoding(tmp_path: Path) -> None:
     assert done.stdout.startswith("\\u0100 vs B: 2 hands")
 
 
+@pytest.mark.e2e
 def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     """``acpcbot results ... | head -1``: a broken pipe on stdout was a traceback."""
     done = subprocess.run(
@@ -400,6 +405,7 @@ def test_a_reader_that_leaves_early_is_no_error(example_logs: Path) -> None:
     assert done.stdout == "{" and done.stderr == ""
 
 
+@pytest.mark.e2e
 def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.log"
     os.mkfifo(fifo)  # no writer: it reads as empty, it does not hang
@@ -409,6 +415,7 @@ def test_a_directory_a_missing_file_and_a_fifo_are_errors(tmp_path: Path) -> Non
         assert str(path) in _error_line(done.stderr)
 
 
+@pytest.mark.e2e
 def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     done = subprocess.run(
         [str(ACPCBOT), "results", "/dev/stdin"],
@@ -422,13 +429,48 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     assert done.stdout.startswith("Alice vs Bob: 1,000 hands, +2770 chips")
 
 
+@pytest.mark.parametrize("kind", ["gz", "xz"])
+def test_compressed_logs_are_read_directly(
+    example_logs: Path, tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "not a log line" with the compressed bytes quoted: the logs, read as they are."""
+    compress = gzip.compress if kind == "gz" else lzma.compress
+    packed = []
+    for name in (SEED42, SEED42_TWIN):
+        path = tmp_path / f"{name}.{kind}"
+        path.write_bytes(compress((example_logs / name).read_bytes()))
+        packed.append(str(path))
+    assert main(["results", *packed]) == 0
+    text = capsys.readouterr().out
+    assert main(["results", str(example_logs / SEED42), str(example_logs / SEED42_TWIN)]) == 0
+    plain = capsys.readouterr().out
+    assert text.replace(f".log.{kind}", ".log").replace(str(tmp_path), str(example_logs)) == plain
+
+
+def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
+    """A log whose header names /etc/passwd (here: a file like it) as its game: the error
+    names the file and the reason, never a line of it."""
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    log = tmp_path / "m.log"
+    log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", str(passwd)) + HANDS)
+    done = _run("results", log)
+    assert done.returncode == 1
+    assert _error_line(done.stderr) == (
+        f"acpcbot: error: cannot read the game {str(passwd)!r} of {log}: {passwd} is not a "
+        "valid game definition; give --big-blind"
+    )
+
+
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.e2e
 def test_a_device_as_the_log_is_refused(device: str) -> None:
     done = _run("results", device)
     assert done.returncode == 1
     assert _error_line(done.stderr) == f"acpcbot: error: {device} is not a regular file or a pipe"
 
 
+@pytest.mark.e2e
 def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
     sparse = tmp_path / "sparse.log"
     with sparse.open("wb") as file:
@@ -439,6 +481,7 @@ def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "sparse", "directory"])
+@pytest.mark.e2e
 def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     tmp_path: Path, kind: str
 ) -> None:

@@ -148,6 +148,7 @@ def test_no_broker_at_all_gives_one_warning_and_the_same_results(
     assert told["published"] == 0 and told["dropped"] > 0
 
 
+@pytest.mark.e2e
 def test_a_broker_with_a_password_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,8 @@ import pytest
 
 from tests.writefaults import HOW, Faults, faults, one_error_line, run, temporary_files
 
+pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
+
 MATCH = ["match", "example", "always-call", "--seed", "3"]
 TOURNAMENT = ["tournament", "example", "always-call", "--jobs", "1"]
 LBR = ["lbr", "always-call", "--jobs", "1"]

@@ -69,6 +69,7 @@ def test_every_seven_card_hand_has_the_known_category_counts() -> None:
     assert np.count_nonzero(histogram) == 4824  # distinct values seven cards can take
 
 
+@pytest.mark.slow
 def test_agrees_with_phevaluator_on_a_million_hands() -> None:
     evaluate = _phevaluator()
     for k, n in ((7, 1_000_000), (6, 100_000), (5, 100_000)):
@@ -141,6 +142,7 @@ def test_tables_are_small() -> None:
     assert evaluator.TABLE_BYTES < 1_000_000
 
 
+@pytest.mark.e2e
 def test_importing_acpcbot_and_its_cli_does_not_import_numba() -> None:
     code = (
         "import sys, acpcbot, acpcbot.handeval, agents.common.tables\n"

@@ -21,6 +21,7 @@ from acpcbot.handeval import jitcache
 from acpcbot.handeval.jitcache import FALLBACK_PREFIX
 from acpcbot.logconfig import lines_to
 from tests.conftest import REPO
+from tests.tiers import starts_processes
 
 NOBODY = 65534
 AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
@@ -68,6 +69,7 @@ def _nobody_can_run_python() -> str:
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def read_only_install() -> Iterator[Path]:
     """A copy of the packages in a folder the nobody user can read but not write (owned by
     root, mode 755), as a system-wide install in a container is."""

@@ -14,6 +14,8 @@ from acpcbot.telemetry.publisher import Outgoing, Publisher
 from acpcbot.telemetry.url import parse_broker_url
 from tests.mqttbroker import Recorder
 
+pytestmark = pytest.mark.e2e  # openssl makes the certificates, mosquitto serves them
+
 
 def _openssl(*args: str, cwd: Path) -> None:
     subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)

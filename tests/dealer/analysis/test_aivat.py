@@ -47,6 +47,7 @@ def leduc_agents(which: int, seed: int) -> Agent:
     return strategy_agent(ITERATIONS, seed) if which == 0 else ExamplePlayer(seed)
 
 
+@pytest.mark.slow
 def test_aivat_is_unbiased_in_leduc(tmp_path: Path) -> None:
     strategy = strategy_policy(leduc_strategy(ITERATIONS))
     example = constant_policy(ExamplePlayer.TRIPLE)
@@ -123,8 +124,7 @@ def test_one_hand_with_a_bets_to_come_term() -> None:
 def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> None:
     """With the shipped table, the two players' estimates of every hand add up to 0, as
     their results do: the estimate does not depend on whose winnings are asked for."""
-    from acpcbot.protocol.logfile import parse_state_line
-    from dealer.analysis.loglines import state_lines
+    from acpcbot.logreader import open_log
 
     value = CheckDownValue(limit_game)
     assert value.bets is not None and np.abs(value.bets.coefficients).sum() > 0
@@ -132,14 +132,16 @@ def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> Non
     outcome = play_half(plan, 0, limit_game, tmp_path, make, record_decisions=True)
     log = tmp_path / outcome.log
     said = dict(read_decisions(log.with_suffix(".probs")))
-    for _, line in state_lines(log):
-        record = parse_state_line(line)
-        decisions = said[record.hand_number]
-        a, _ = correct_hand(limit_game, record, 0, decisions, value)
-        b, _ = correct_hand(limit_game, record, 1, decisions, value)
-        assert a == pytest.approx(-b, abs=1e-9), line
+    with open_log(log) as hands:
+        for hand in hands:
+            record = hand.record(limit_game)
+            decisions = said[record.hand_number]
+            a, _ = correct_hand(limit_game, record, 0, decisions, value)
+            b, _ = correct_hand(limit_game, record, 1, decisions, value)
+            assert a == pytest.approx(-b, abs=1e-9), hand.line
 
 
+@pytest.mark.e2e
 def test_fitting_the_term(tmp_path: Path) -> None:
     """scripts/fit_aivat_value.py on two short matches: a table of the right shape that
     the value function loads, and each match's ratio with and without it."""
@@ -167,6 +169,7 @@ def test_fitting_the_term(tmp_path: Path) -> None:
     assert coefficients.shape == (4, 5, 6) and np.abs(coefficients).sum() > 0
 
 
+@pytest.mark.e2e
 def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
     for transport in (Transport.INPROCESS, Transport.TCP):
         folders = []
@@ -203,6 +206,7 @@ def test_decisions_file_beside_an_unchanged_log(tmp_path: Path) -> None:
                 assert all(d is not None for d in decisions)  # both agents say
 
 
+@pytest.mark.slow
 def test_aivat_and_plain_agree_across_seeds(tmp_path: Path, limit_game: Game) -> None:
     """Twenty short hold'em matches: every AIVAT interval meets its plain one."""
     for seed in range(20):

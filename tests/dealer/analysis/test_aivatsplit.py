@@ -115,7 +115,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     against dpp-coarse (its strategy known anywhere: the value function looks ahead)."""
     out = tmp_path_factory.mktemp("split") / "match"
     agents = entrant("kendall-learner"), entrant("dpp-coarse")
-    run_match(MatchRequest(*agents, hands=300, seed=5, out=out, aivat=True))
+    run_match(MatchRequest(*agents, hands=300, seed=5, out=out, aivat=True, jobs=1))
     return out
 
 
@@ -214,6 +214,7 @@ def test_hands_without_their_pair_are_left_out(match: Path, tmp_path: Path) -> N
     assert split.total(Grouping.CONTEXT) == pytest.approx(pair.estimate.mbb_per_game, abs=1e-9)
 
 
+@pytest.mark.e2e
 def test_the_script_prints_the_spots_and_writes_them(match: Path, tmp_path: Path) -> None:
     script = REPO / "scripts" / "explain_match.py"
     table = tmp_path / "spots.csv"

@@ -75,6 +75,7 @@ def test_other_players_and_hand_counts_are_named(vectors: Path, tmp_path: Path) 
     ]
 
 
+@pytest.mark.e2e
 def test_our_own_match_logs_are_twins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "m"
     args = ["match", "example", "always-call", "--hands", "100", "--seed", "3", "--out", str(out)]

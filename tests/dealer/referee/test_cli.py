@@ -10,8 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from acpcbot.game import Game
 from tests.dealer.referee.scripted import ScriptedClient
+
+pytestmark = pytest.mark.e2e  # every test runs acpc-dealer as a process
 
 DEALER = [sys.executable, "-m", "dealer.referee.cli"]
 GAME = "holdem.limit.2p.reverse_blinds.game"

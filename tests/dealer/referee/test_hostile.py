@@ -147,6 +147,7 @@ async def _play(args: list[bytes], cwd: Path, game: Game) -> tuple[int, bytes, b
     return process.returncode, out, err
 
 
+@pytest.mark.e2e
 async def test_names_are_written_as_the_bytes_given(tmp_path: Path, limit_game: Game) -> None:
     """UTF-8 names, a UTF-8 match name and a name that is not UTF-8 at all: the log and
     stdout hold the bytes of the command line, as the reference writes them."""
@@ -201,6 +202,7 @@ def _flood(port: int, first: bytes, total: int, sent: list[int], stop: threading
 
 
 @pytest.mark.parametrize("first", [b"", b"VERSION:2.0.0\r\n"], ids=["before", "with"])
+@pytest.mark.e2e
 def test_a_flood_around_the_version_line_is_held_back(tmp_path: Path, first: bytes) -> None:
     """Seat 2 sends 300 MB before (or right after) its VERSION line while the dealer still
     waits for seat 1's: the dealer stops reading it, so it neither grows nor takes them."""
@@ -238,6 +240,7 @@ def test_a_flood_around_the_version_line_is_held_back(tmp_path: Path, first: byt
         assert lines[-1] == "ERROR: invalid version string " + "x" * 4095 + " (seat 2)"
 
 
+@pytest.mark.e2e
 async def test_comments_in_a_turn_keep_the_transcript_bounded(
     tmp_path: Path, limit_game: Game
 ) -> None:

@@ -69,6 +69,7 @@ def _refused(
     return lines[0]
 
 
+@pytest.mark.e2e
 def test_a_finished_match_is_not_played_again(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path)
     before = _files(tmp_path)
@@ -79,15 +80,17 @@ def test_a_finished_match_is_not_played_again(tmp_path: Path, vectors: Path) -> 
     assert _files(tmp_path) == before
 
 
+@pytest.mark.e2e
 def test_nothing_may_follow_the_score_line(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path)
     with (tmp_path / f"{PAIR}.log").open("a") as log:
         log.write("STATE:1000:cc/cc/cc/cc:9h6s|3d3h/5s3s8h/9d/5c:0|0:Bob|Alice\n")
     before = _files(tmp_path)
     error = _refused(_dealer(*RESUME, cwd=tmp_path), before, tmp_path)
-    assert error.endswith(f"{PAIR}.log line 1006: a line after the SCORE line of line 1005")
+    assert error.endswith(f"{PAIR}.log:1006: a STATE line after the SCORE line (line 1005)")
 
 
+@pytest.mark.e2e
 def test_a_finished_match_killed_before_its_score_gets_it(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path, logged=999)  # the last hand and SCORE not yet flushed
     done = _dealer(*RESUME, cwd=tmp_path)
@@ -109,6 +112,7 @@ def test_a_finished_match_killed_before_its_score_gets_it(tmp_path: Path, vector
     ],
     ids=["seed", "game", "seats", "name", "fixed-seats", "time-limit", "fewer-hands"],
 )
+@pytest.mark.e2e
 def test_a_resume_of_another_match_is_refused(
     tmp_path: Path, vectors: Path, change: dict[int | str, str], why: str
 ) -> None:
@@ -127,6 +131,7 @@ def test_a_resume_of_another_match_is_refused(
     assert error.startswith(f"ERROR: cannot resume {PAIR}: ") and why in error, error
 
 
+@pytest.mark.e2e
 def test_the_cards_of_every_logged_hand_are_checked(tmp_path: Path, vectors: Path) -> None:
     """A log whose header was edited to another seed still has the first seed's cards."""
     _earlier_run(vectors, tmp_path, hands=400, logged=398)
@@ -145,6 +150,7 @@ def test_the_cards_of_every_logged_hand_are_checked(tmp_path: Path, vectors: Pat
         ("hands", f"{PAIR}.log has hands that {PAIR}.tlog does not (line 305)"),
     ],
 )
+@pytest.mark.e2e
 def test_a_log_ahead_of_its_tlog_is_refused(
     tmp_path: Path, vectors: Path, cut: str, why: str
 ) -> None:
@@ -173,6 +179,7 @@ DAMAGED_TLOG = {
 
 
 @pytest.mark.parametrize("damage", list(DAMAGED_TLOG), ids=list(DAMAGED_TLOG))
+@pytest.mark.e2e
 def test_a_damaged_tlog_is_refused_naming_the_line(
     tmp_path: Path, vectors: Path, damage: str
 ) -> None:
@@ -188,16 +195,17 @@ DAMAGED_LOG = {
     "superscript-hand": (
         6,
         "STATE:²:cc/cc/cc/cc:9h6s|3d3h/5s3s8h/9d/5c:0|0:Bob|Alice".encode(),
-        "line 6: bad hand number",
+        ":6: the hand number '",
     ),
-    "garbage": (6, b"garbage", "line 6: not a STATE or SCORE line: 'garbage'"),
-    "binary": (6, b"\x00\xff\xfe", "line 6: not a STATE or SCORE line"),
-    "score-inside": (6, b"SCORE:1|-1:Alice|Bob", "line 6 is 'SCORE:1|-1:Alice|Bob'; the replay"),
-    "long-line": (6, b"STATE:" + b"c" * 70000, "line 6: longer than 65536 bytes"),
-    "short-state": (6, b"STATE:1:cc", "line 6: STATE needs 6 fields"),
-    "header": (1, b"# name/game/hands/seed x", "no log header (bad log header line"),
-    "header-digits": (1, f"# name/game/hands/seed {PAIR} {GAME} 1000 4²".encode(), "no log header"),
-    "header-option": (2, "#--t_response ²".encode(), "no log header"),
+    "garbage": (6, b"garbage", ":6: not a log line (# comment, STATE or SCORE): 'garbage'"),
+    "binary": (6, b"\x00\xff\xfe", ":6: not a log line (# comment, STATE or SCORE)"),
+    "score-inside": (6, b"SCORE:1|-1:Alice|Bob", ":7: a STATE line after the SCORE line (line 6)"),
+    "long-line": (6, b"STATE:" + b"c" * 70000, ":6: a line longer than 65536 bytes"),
+    "short-state": (6, b"STATE:1:cc", ":6: a STATE line has 6 fields, this one 3"),
+    "header": (1, b"# name/game/hands/seed x", ": bad log header line"),
+    "header-digits": (1, f"# name/game/hands/seed {PAIR} {GAME} 1000 4²".encode(), ": bad log"),
+    "header-option": (2, "#--t_response ²".encode(), ": bad log header line"),
+    "no-header": (1, b"STATE:0:f:7d3d|2hAc:5|-5:Alice|Bob", ": no log header"),
     "betting": (
         5,
         b"STATE:0:rrc/crrrrc/rrc/rrrr:7d3d|2hAc/5sKs7s/9s/6h:170|-170:Alice|Bob",
@@ -207,6 +215,7 @@ DAMAGED_LOG = {
 
 
 @pytest.mark.parametrize("damage", list(DAMAGED_LOG), ids=list(DAMAGED_LOG))
+@pytest.mark.e2e
 def test_a_damaged_log_is_refused_naming_the_line(
     tmp_path: Path, vectors: Path, damage: str
 ) -> None:
@@ -218,12 +227,14 @@ def test_a_damaged_log_is_refused_naming_the_line(
     assert error.startswith(f"ERROR: cannot resume {PAIR}: {PAIR}.log") and why in error, error
 
 
+@pytest.mark.e2e
 def test_files_that_are_not_regular_are_refused(tmp_path: Path, vectors: Path) -> None:
     os.mkfifo(tmp_path / f"{PAIR}.tlog")  # reading it would wait for ever
     error = _refused(_dealer(*RESUME, cwd=tmp_path), _files(tmp_path), tmp_path)
     assert error == f"ERROR: transaction file {PAIR}.tlog is not a regular file"
 
 
+@pytest.mark.e2e
 def test_a_tlog_without_a_log_header_is_taken_on_trust(tmp_path: Path, vectors: Path) -> None:
     _earlier_run(vectors, tmp_path, hands=50, logged=48)
     (tmp_path / f"{PAIR}.log").unlink()
@@ -305,6 +316,7 @@ def _log_of(reference: list[str], hands: int) -> str:
     return "\n".join([*header, *states, score]) + "\n"
 
 
+@pytest.mark.e2e
 async def test_an_extended_match_logs_every_hand_played(
     tmp_path: Path, vectors: Path, limit_game: Game
 ) -> None:

@@ -15,7 +15,13 @@ from tests.dealer.referee.scripted import ScriptedClient
 from tests.dealer.referee.tcp_harness import Client, run_tcp_match
 
 
-@pytest.mark.parametrize("spin_s", [0.0, 200e-6], ids=["blocking-reads", "spinning-reads"])
+@pytest.mark.parametrize(
+    "spin_s",
+    [
+        pytest.param(0.0, id="blocking-reads"),
+        pytest.param(200e-6, id="spinning-reads", marks=pytest.mark.slow),  # spins on purpose
+    ],
+)
 async def test_scripted_clients_over_tcp_write_the_reference_log(
     vectors: Path, limit_game: Game, spin_s: float
 ) -> None:

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.dealer.running.tournaments import SMALL, acpcbot
+from tests.tiers import starts_processes
 
 
 @pytest.fixture(scope="session")
+@starts_processes
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder of the small tournament played by one process."""
     folder = tmp_path_factory.mktemp("reference") / "t"

@@ -19,6 +19,8 @@ import pytest
 
 from tests.dealer.running.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
 
+pytestmark = pytest.mark.e2e  # a Dask scheduler and workers, and acpcbot tournament, as processes
+
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
 DASK = Path(sys.executable).with_name("dask")

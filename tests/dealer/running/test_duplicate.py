@@ -24,6 +24,7 @@ def _as_corpus(text: str, names: dict[str, str], match_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.e2e
 def test_inprocess_duplicate_match_reproduces_the_corpus_pair(
     tmp_path: Path, vectors: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -53,6 +54,7 @@ def test_inprocess_duplicate_match_reproduces_the_corpus_pair(
     assert pair.estimate.ci95_mbb == pytest.approx(summary["ci95"], abs=1e-3)
 
 
+@pytest.mark.e2e
 def test_defaults_text_output_and_single_half(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,6 +81,7 @@ def test_defaults_text_output_and_single_half(
     assert len(list((tmp_path / "single").glob("*.log"))) == 1
 
 
+@pytest.mark.e2e
 def test_self_play_gets_distinct_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["match", "hash", "hash", "--hands", "10", "--transport", "inprocess"]
     assert main([*args, "--out", str(tmp_path), "--json"]) == 0
@@ -93,6 +96,7 @@ def test_unknown_agent_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.e2e
 def test_tcp_and_inprocess_write_byte_identical_logs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -93,6 +93,7 @@ def _summary(folder: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("case", ["a file", "under a file", "too long a name"])
+@pytest.mark.e2e
 def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
     (tmp_path / "afile").write_text("keep me\n")
     out = {
@@ -112,6 +113,7 @@ def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
 
 
 @pytest.mark.parametrize("transport", ["tcp", "inprocess"])
+@pytest.mark.e2e
 def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     tmp_path: Path, vectors: Path, transport: str
 ) -> None:
@@ -126,6 +128,7 @@ def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     assert not (tmp_path / "m").exists()  # checked before anything is written
 
 
+@pytest.mark.e2e
 def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vectors: Path) -> None:
     game = tmp_path / "three.game"
     game.write_text(
@@ -161,6 +164,7 @@ def test_more_hands_than_the_reference_dealer_plays_are_refused() -> None:
 # -- defect 4: result folders ----------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_another_match_in_the_folder_is_refused_unless_forced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -188,6 +192,7 @@ def test_another_match_in_the_folder_is_refused_unless_forced(
     assert sorted(p.name for p in out.glob("*.log")) == sorted(h["log"] for h in forced["halves"])
 
 
+@pytest.mark.e2e
 def test_files_that_are_no_match_are_not_overwritten(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -257,6 +262,7 @@ def _running(folder: Path) -> bool:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.e2e
 def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
     tmp_path: Path, jobs: str
 ) -> None:
@@ -307,6 +313,7 @@ def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
 
 
 @pytest.mark.parametrize("transport", ["inprocess", "tcp"])
+@pytest.mark.e2e
 def test_halves_side_by_side_write_the_same_logs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], transport: str
 ) -> None:
@@ -329,6 +336,7 @@ def _collect_players(half: int, players: Sequence[Player]) -> tuple[int, str, st
     return (half, type(players[0]).__name__, type(players[1]).__name__)
 
 
+@pytest.mark.e2e
 def test_what_the_players_learned_comes_back_from_each_half(tmp_path: Path) -> None:
     for jobs in (1, 2):
         out = tmp_path / str(jobs)
@@ -373,6 +381,7 @@ def _on_a_terminal(
     return match.returncode, shown.decode()
 
 
+@pytest.mark.e2e
 def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
     args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
     returncode, text = _on_a_terminal(args, tmp_path)
@@ -382,6 +391,7 @@ def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> 
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
 
 
+@pytest.mark.e2e
 def test_at_80_columns_the_progress_line_keeps_its_ci_and_eta(tmp_path: Path) -> None:
     args = ["match", "example", "always-call", "--hands", "40000", "--jobs", "2"]
     returncode, text = _on_a_terminal(args, tmp_path, columns=80)
@@ -391,6 +401,7 @@ def test_at_80_columns_the_progress_line_keeps_its_ci_and_eta(tmp_path: Path) ->
     assert all(re.search(r"mbb/g, ETA \d+:\d\d$", part.rstrip()) for part in drawn), drawn
 
 
+@pytest.mark.e2e
 def test_the_halves_log_lines_never_splice_with_the_progress_bar(tmp_path: Path) -> None:
     # Each half logs in a process of its own; the one drawing the bar writes their lines,
     # above it: a line of a half never starts in the middle of the bar's.
@@ -492,12 +503,14 @@ def test_bad_numbers_name_the_option_not_a_function(
     assert err == f"acpcbot match: error: {message} (see acpcbot match --help)\n"
 
 
+@pytest.mark.e2e
 def test_the_default_transport_is_in_process(tmp_path: Path) -> None:
     assert MatchRequest(entrant("a"), entrant("b")).transport is Transport.INPROCESS
     done = _acpcbot("match", "example", "always-call", "--hands", "5", "--json", cwd=tmp_path)
     assert json.loads(done.stdout)["transport"] == "inprocess"
 
 
+@pytest.mark.e2e
 def test_the_evaluation_script_plays_the_same_matches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

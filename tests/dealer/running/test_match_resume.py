@@ -14,6 +14,8 @@ import pytest
 
 from tests.dealer.running.test_match import ACPCBOT, _acpcbot
 
+pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
+
 PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "800", "--seed", "9", "--out", "m"]
 """The issue's match, shorter: a learning agent (plicas) against a fixed strategy (dpp),
 both drawing from their random streams."""

@@ -107,6 +107,7 @@ def test_the_text_gives_the_crosstable_and_both_rankings(
     assert any(line.startswith(f"   1  {runoff[0]['agent']}") for line in lines)
 
 
+@pytest.mark.e2e
 def test_without_out_the_folder_is_named_after_the_series(tmp_path: Path) -> None:
     # as acpcbot match has a default folder, so has a tournament
     args = ["--hands", "20", "--seed", "4"]
@@ -182,6 +183,7 @@ def test_a_half_written_or_damaged_match_is_played_again(
     assert (status, data["run"]["played"], data["run"]["reused"]) == (0, 0, MATCHES)
 
 
+@pytest.mark.e2e
 def test_a_folder_in_use_by_another_tournament_is_refused_at_once(tmp_path: Path) -> None:
     folder = tmp_path / "t"
     plan = TournamentPlan(SMALL_AGENTS, SMALL_AGENTS, hands=500, seed=11, seeds=2)
@@ -244,6 +246,7 @@ def test_agents(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("test_agents")
+@pytest.mark.e2e
 def test_a_match_whose_process_dies_is_played_again_in_a_fresh_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -271,6 +274,7 @@ def test_a_match_whose_process_dies_is_played_again_in_a_fresh_one(
 
 
 @pytest.mark.usefixtures("test_agents")
+@pytest.mark.e2e
 def test_a_match_that_dies_three_times_is_given_up_and_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -288,6 +292,7 @@ def test_a_match_that_dies_three_times_is_given_up_and_reported(
 
 
 @pytest.mark.usefixtures("test_agents")
+@pytest.mark.e2e
 def test_a_match_an_agent_fails_is_reported_with_its_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -311,6 +316,7 @@ def test_a_match_an_agent_fails_is_reported_with_its_files(
 # -- what it prints and writes ---------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_one_against_the_rest_has_its_row_and_no_rankings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -390,6 +396,7 @@ def test_missing_packages_are_named_with_their_extra(
         ),
     ],
 )
+@pytest.mark.e2e
 def test_what_cannot_be_played_is_a_one_line_error_before_any_file(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
@@ -407,6 +414,7 @@ def test_what_cannot_be_played_is_a_one_line_error_before_any_file(
     assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == before
 
 
+@pytest.mark.e2e
 def test_results_of_a_folder_that_holds_no_tournament_is_an_error(tmp_path: Path) -> None:
     done = acpcbot("results", "--tournament", "nowhere", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (1, "acpcbot: error: no folder nowhere\n")
@@ -425,6 +433,7 @@ def test_results_of_a_folder_that_holds_no_tournament_is_an_error(tmp_path: Path
     assert done.stderr == "acpcbot: error: give logs or --tournament DIR, not both\n"
 
 
+@pytest.mark.e2e
 def test_progress_on_a_terminal_shows_matches_rate_and_eta(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
     args = ["tournament", "example", "always-call", "hash", "--hands", "6000", "--out", "t"]
