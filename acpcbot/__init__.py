@@ -3,11 +3,12 @@
 Cards and decks (:mod:`.cards`), game definitions (:mod:`.game`, the ``.game`` files), the
 one source of betting rules (:class:`HandState`, :mod:`.rules`: who acts, what is legal, the
 pot, the end of a round), the ACPC protocol (:mod:`acpcbot.protocol`: match states and their
-text, the log file's lines; pure), hand evaluation and equity (:mod:`acpcbot.handeval`,
-numba), what a player is (:class:`Player`, :class:`Entrant`: :mod:`.player`), the asyncio
-protocol client (:func:`play_match`, :mod:`acpcbot.client`), telemetry and progress
-(:mod:`acpcbot.telemetry`, :mod:`acpcbot.progress`), and the command line
-(:mod:`acpcbot.cli`).
+text, the log file's lines; pure), the one reader of log files (:func:`open_log`,
+:mod:`.logreader`: streamed, every line checked, compressed or not), hand evaluation and
+equity (:mod:`acpcbot.handeval`, numba), what a player is (:class:`Player`,
+:class:`Entrant`: :mod:`.player`), the asyncio protocol client (:func:`play_match`,
+:mod:`acpcbot.client`), telemetry and progress (:mod:`acpcbot.telemetry`,
+:mod:`acpcbot.progress`), and the command line (:mod:`acpcbot.cli`).
 
 The core imports nothing of ``agents`` (everything that decides) or ``dealer`` (everything
 that referees, runs and reads matches), which both build on it; only the command line wires
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
         load_game,
         parse_game,
     )
+    from acpcbot.logreader import HandLine, LogError, LogReader, open_log
     from acpcbot.player import BettingView, Entrant, HandResult, MatchInfo, Player, Strategy
     from acpcbot.rules import HandState, replay
 
@@ -65,8 +67,11 @@ __all__ = [
     "Entrant",
     "Game",
     "GameDefinitionError",
+    "HandLine",
     "HandResult",
     "HandState",
+    "LogError",
+    "LogReader",
     "MatchInfo",
     "MatchStateError",
     "MatchSummary",
@@ -77,6 +82,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "load_game",
+    "open_log",
     "parse_cards",
     "parse_game",
     "play_match",
@@ -98,6 +104,7 @@ _NAMES = {
         "load_game",
         "parse_game",
     ),
+    "acpcbot.logreader": ("HandLine", "LogError", "LogReader", "open_log"),
     "acpcbot.player": (
         "BettingView",
         "Entrant",

@@ -45,6 +45,7 @@ from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 from agents.base import Agent
+from agents.common.showdowns import showdown_equities
 from agents.errors import AgentOptionError, NoFixedStrategyError
 from agents.known import dead_holdings, holdings
 from agents.triple import CALL_ONLY, Triple
@@ -251,7 +252,7 @@ class LocalBestResponse(Agent):
         if self._equity is not None and self._equity[:2] == key:
             return self._equity[2]
         if self._holdem and len(board) in (0, 3, 4, 5) and self.game.num_rounds == 4:
-            equity = _holdem_equities(state.own_cards, board)
+            equity = showdown_equities(state.own_cards, board)
         else:
             equity = self._enumerated(state.own_cards, board)
         self._equity = (state.hand_number, board, equity)
@@ -282,24 +283,3 @@ class LocalBestResponse(Agent):
 
     def __repr__(self) -> str:
         return f"LocalBestResponse(seed={self.seed}, opponent={self.opponent!r})"
-
-
-def _holdem_equities(own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
-    """Hold'em: exact against each holding after the flop; the class matrix before it."""
-    if len(board) == 0:
-        from acpcbot.handeval.combos import COMBO_CLASS, class_of
-        from agents.common.tables import class_equity_matrix
-
-        row = class_equity_matrix()[class_of(own[0], own[1])]
-        equity = np.asarray(row[COMBO_CLASS], dtype=np.float64)
-        return np.where(np.isin(_holdem_cards(), np.array(own)).any(axis=1), 0.0, equity)
-    from acpcbot.handeval.holdings import hand_against_holdings
-
-    wins, ties, played = hand_against_holdings(own, board)
-    return np.where(played > 0, (wins + ties / 2) / np.where(played > 0, played, 1.0), 0.0)
-
-
-def _holdem_cards() -> npt.NDArray[np.int64]:
-    from acpcbot.handeval.combos import COMBO_CARDS
-
-    return COMBO_CARDS

@@ -105,9 +105,10 @@ class AgentEntry:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, fold-equity, model, river-search = on|off; "
-    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000 = N; "
-    "static-range 0.01..1, case-weight 0..100 = X"
+    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit = on|off; "
+    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000, "
+    "memory 0..1000000000 = N; static-range 0.01..1, case-weight 0..100, "
+    "exploit-evidence 0..1000000 = X"
 )
 """PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
 out so that listing the agents imports no agent)."""
@@ -150,7 +151,8 @@ AGENTS: dict[str, AgentEntry] = {
         AgentEntry(
             "plicas",
             "agents.plicas.agent:Plicas",
-            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model)",
+            "PLICAS with every dynamic unit on (DPRC, DPAC, case base, bluff, fold equity, model, "
+            "exploitation)",
             _PLICAS_OPTIONS,
         ),
         AgentEntry(
@@ -166,6 +168,13 @@ AGENTS: dict[str, AgentEntry] = {
             "can lose): greedy check-down values against its range",
             "opponent = NAME (the agent to exploit, required); from = preflop|flop|turn|river",
             required="opponent=dpp",
+        ),
+        AgentEntry(
+            "switch",
+            "agents.switching:Switching",
+            "changes style during the match: one agent for the first hands, then another",
+            "first = NAME, then = NAME (agents without options), after = hands (1..10^9)",
+            required="first=loose-passive,then=tight-aggressive,after=25000",
         ),
         AgentEntry(
             "loose-passive",

@@ -9,7 +9,10 @@ aggression factor: bets and raises over calls of a bet; went to showdown: showdo
 hands that saw the flop; won at showdown: showdowns won (a split counts half); fold to a
 bet: folds when facing a bet or raise (before the flop, a raise). Players are counted by
 name over every log given, so the two logs of a duplicate match add up. Every hand is
-replayed under the rules of the game its log's header names (--game to say another).
+replayed under the rules of the game its log's header names (--game for logs whose header
+names none, or a game file not at hand; a log whose header names another game is refused).
+Each log is read once: a pipe will do, and a log compressed with gzip, xz or bzip2 is read
+as it is.
 """
 
 from __future__ import annotations
@@ -32,18 +35,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from acpcbot.errors import AcpcError
     from acpcbot.game import load_game
-    from dealer.analysis import PlayerStats, game_of_log, read_log, stats_json, stats_lines
+    from dealer.analysis import log_stats, stats_json, stats_lines
 
-    logs = [read_log(path) for path in args.logs]
-    games = [load_game(args.game) if args.game else game_of_log(log) for log in logs]
-    for log, game in zip(logs[1:], games[1:], strict=True):
-        if game != games[0]:
-            raise AcpcError(f"{log.where} is a log of another game than {logs[0].where}")
-    stats = PlayerStats(games[0])
-    for log in logs:
-        stats.add_log(log.path)
+    stats = log_stats(args.logs, load_game(args.game) if args.game else None)
     if args.json:
         print(json.dumps(stats_json(stats), indent=2))
     else:

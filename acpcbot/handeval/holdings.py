@@ -13,6 +13,9 @@ and tied and how many were played; holdings that meet a known card get zeros.
   sort over the 7462 values) and swept once, with per-card counts for card removal. A
   flop's counts (tens of milliseconds) are kept for its class under renaming suits (1755
   classes, 19 MB when all are kept): a long match meets every flop class many times.
+* :func:`holdings_squared_strength` — the same sweep keeping each runout's hand strength
+  squared: every holding's E[HS²], the usual hand-strength feature of card abstractions
+  (a draw's strength varies over the runouts, so it weighs more than its mean).
 
 >>> from acpcbot.cards import parse_cards as c
 >>> from acpcbot.handeval.combos import combo_index
@@ -42,7 +45,13 @@ from acpcbot.handeval.jitcache import cache_enabled
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
 
-__all__ = ["SweepSpace", "hand_against_holdings", "holdings_against_random", "showdown_sweep"]
+__all__ = [
+    "SweepSpace",
+    "hand_against_holdings",
+    "holdings_against_random",
+    "holdings_squared_strength",
+    "showdown_sweep",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -119,6 +128,7 @@ def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arg
     wins: FloatArray,
     ties: FloatArray,
     played: FloatArray,
+    stride: int,
 ) -> None:
     used, board_key, board_bits = cards_state(board)
     mine = (1 << h0) | (1 << h1)
@@ -129,7 +139,7 @@ def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arg
     won = np.zeros(len(index), np.int64)
     tied = np.zeros(len(index), np.int64)
     seen = np.zeros(len(index), np.int64)
-    for r in range(len(runouts)):
+    for r in range(0, len(runouts), stride):
         k, b, m = _full_board(board_key, board_bits, runouts[r])
         value = value_of_key(k + my_key, b | my_bits)
         for n in range(len(index)):
@@ -222,9 +232,12 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
     start: IntArray,
     card_below: IntArray,
     card_equal: IntArray,
+    squares: FloatArray,
 ) -> None:
     used, board_key, board_bits = cards_state(board)
     index, key, bits, mask = _live(used, combo_cards)
+    keep_squares = len(squares) > 0
+    square = np.zeros(len(index) if keep_squares else 0)
     runouts = _runouts(deck_without(used), 5 - len(board))
     live = len(index)
     won = np.zeros(live, np.int64)
@@ -254,10 +267,15 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
             won[n] += board_wins[i]
             tied[n] += board_ties[i]
             seen[n] += 1
+            if keep_squares:
+                strength = (board_wins[i] + board_ties[i] / 2) / _OPPONENTS
+                square[n] += strength * strength
     for n in range(live):
         wins[index[n]] = won[n]
         ties[index[n]] = tied[n]
         played[index[n]] = seen[n] * _OPPONENTS
+        if keep_squares:
+            squares[index[n]] = square[n] / seen[n]
 
 
 def _check(cards: Sequence[Card], sizes: Sequence[int], what: str) -> IntArray:
@@ -269,15 +287,20 @@ def _check(cards: Sequence[Card], sizes: Sequence[int], what: str) -> IntArray:
     return array
 
 
-def hand_against_holdings(hole: Sequence[Card], board: Sequence[Card]) -> Counts:
+def hand_against_holdings(hole: Sequence[Card], board: Sequence[Card], stride: int = 1) -> Counts:
     """Wins, ties and runouts of ``hole`` against each holding, over every runout of
-    ``board`` (3, 4 or 5 cards)."""
+    ``board`` (3, 4 or 5 cards), or over every ``stride``-th of them in their order (an
+    even spread of the runouts: each card comes about as often as the others)."""
+    if stride < 1:
+        raise ValueError(f"the stride must be at least 1, not {stride}")
     mine = _check(hole, [2], "the hand")
     cards = _check(board, [3, 4, 5], "the board")
     if len(set(cards.tolist()) | set(mine.tolist())) != len(cards) + 2:
         raise ValueError("the hand and the board share a card")
     wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
-    _hand_against_holdings(int(mine[0]), int(mine[1]), cards, COMBO_CARDS, wins, ties, played)
+    _hand_against_holdings(
+        int(mine[0]), int(mine[1]), cards, COMBO_CARDS, wins, ties, played, stride
+    )
     return wins, ties, played
 
 
@@ -312,8 +335,57 @@ def _against_random(cards: IntArray) -> Counts:
         space.start,
         space.card_below,
         space.card_equal,
+        np.zeros(0),
     )
     return wins, ties, played
+
+
+def holdings_squared_strength(board: Sequence[Card]) -> FloatArray:
+    """E[HS²] of every holding on a flop or turn board (HS² on the river): the expected
+    square of its river hand strength against a uniformly random opponent holding, over
+    every runout; 0 for holdings that meet a board card. Flops are kept per class under
+    renaming suits, as :func:`holdings_against_random` keeps them.
+
+    >>> from acpcbot.cards import parse_cards as c
+    >>> from acpcbot.handeval.combos import combo_index
+    >>> squares = holdings_squared_strength(c("2c7d9s4h5h"))  # the river: HS²
+    >>> wins, ties, played = holdings_against_random(c("2c7d9s4h5h"))
+    >>> aces = combo_index(*c("AsAc"))
+    >>> bool(np.isclose(squares[aces], ((wins[aces] + ties[aces] / 2) / played[aces]) ** 2))
+    True
+    """
+    cards = _check(board, [3, 4, 5], "the board")
+    if len(set(cards.tolist())) != len(cards):
+        raise ValueError("the board repeats a card")
+    if len(cards) == 3:
+        canonical, permutation = canonical_board(cards.tolist())
+        squares = _FLOP_SQUARES.get(canonical)
+        if squares is None:
+            squares = _squares_of(np.array(canonical, dtype=np.int64)).astype(np.float32)
+            _FLOP_SQUARES[canonical] = squares
+        return np.asarray(squares[PERMUTED_COMBOS[permutation]], dtype=np.float64)
+    return _squares_of(cards)
+
+
+def _squares_of(cards: IntArray) -> FloatArray:
+    wins, ties, played, squares = (np.zeros(NUM_COMBOS) for _ in range(4))
+    space = SweepSpace()
+    _holdings_against_random(
+        cards,
+        COMBO_CARDS,
+        wins,
+        ties,
+        played,
+        space.order,
+        space.start,
+        space.card_below,
+        space.card_equal,
+        squares,
+    )
+    return squares
+
+
+_FLOP_SQUARES: dict[tuple[int, ...], FloatArray] = {}
 
 
 _FLOPS: dict[tuple[int, ...], Counts] = {}

@@ -12,7 +12,9 @@ and what a log file holds.
   (:func:`read_reply`, :func:`read_version`, :mod:`.lenient`).
 * Lines on the wire (:class:`LineBuffer`, :mod:`.framing`) and the protocol's fixed words
   (:mod:`.constants`).
-* The log file (:mod:`.logfile`): its header, ``STATE`` and ``SCORE`` lines.
+* The log file (:mod:`.logfile`): its header, ``STATE`` and ``SCORE`` lines
+  (:func:`state_fields` is the one parser of ``STATE`` lines); reading a log file is
+  :mod:`acpcbot.logreader`'s (it does I/O).
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.protocol import parse_match_state, parse_state_line
@@ -40,12 +42,15 @@ if TYPE_CHECKING:
     from acpcbot.protocol.logfile import (
         LogHeader,
         ScoreRecord,
+        StateFields,
         StateRecord,
         format_score_line,
         format_state_line,
         parse_header,
         parse_score_line,
         parse_state_line,
+        state_fields,
+        state_record,
     )
     from acpcbot.protocol.matchstate import (
         Betting,
@@ -75,6 +80,7 @@ __all__ = [
     "ReplyKind",
     "Request",
     "ScoreRecord",
+    "StateFields",
     "StateLines",
     "StateRecord",
     "decode_match_state",
@@ -88,6 +94,8 @@ __all__ = [
     "parse_state_line",
     "read_reply",
     "read_version",
+    "state_fields",
+    "state_record",
     "view_of",
 ]
 
@@ -99,12 +107,15 @@ _NAMES = {
     "acpcbot.protocol.logfile": (
         "LogHeader",
         "ScoreRecord",
+        "StateFields",
         "StateRecord",
         "format_score_line",
         "format_state_line",
         "parse_header",
         "parse_score_line",
         "parse_state_line",
+        "state_fields",
+        "state_record",
     ),
     "acpcbot.protocol.matchstate": (
         "Betting",

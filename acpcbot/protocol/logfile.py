@@ -17,21 +17,45 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple, NoReturn
 
 from acpcbot.actions import Action
-from acpcbot.cards import Card, parse_cards
+from acpcbot.cards import Card
 from acpcbot.errors import AcpcError, MatchStateError
-from acpcbot.game import Game
+from acpcbot.game import MAX_PLAYERS, Game
 from acpcbot.protocol.matchstate import (
     Betting,
+    clip_line,
     format_betting,
     format_cards_field,
     parse_betting,
+    parse_card_group,
     parse_cards_field,
 )
 from acpcbot.rules import HandState, replay
 
-_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$", re.ASCII)
+MAX_HAND_NUMBER = 2**32 - 1
+"""The reference dealer's hand numbers are ``uint32``."""
+MAX_CHIPS = 2**53
+"""Most chips won or lost in one hand: beyond it a float no longer holds every whole chip."""
+
+_MAX_CHIPS_DIGITS = len(str(MAX_CHIPS))
+_HAND_RE = re.compile(rb"[0-9]{1,10}")
+_ACTIONS = rb"(?:[fc]|r[0-9]{0,10})*"
+_BETTING_RE = re.compile(_ACTIONS + rb"(?:/" + _ACTIONS + rb")*")
+_CARDS = rb"(?:[2-9TJQKA][cdhs])*"
+_CARDS_RE = re.compile(_CARDS + rb"(?:\|" + _CARDS + rb")*(?:/" + _CARDS + rb")*")
+_NUMBER = rb"-?[0-9]+(?:\.[0-9]+)?"
+_NUMBER_RE = re.compile(_NUMBER)
+_STATE_RE = re.compile(
+    rb"STATE:([0-9]{1,10}):(%s):((%s(?:\|%s){1,%d})(?:/%s)*):(%s(?:\|%s){1,%d}):([^:]*)"
+    % (_BETTING_RE.pattern, _CARDS, _CARDS, MAX_PLAYERS - 1, _CARDS, _NUMBER, _NUMBER,
+       MAX_PLAYERS - 1)
+)  # fmt: skip
+"""A whole ``STATE`` line in one match: hand number, betting, cards (and in them the hole
+cards), values, names. Each part is bounded by a separator of its own, so matching takes
+linear time."""
 _HEADER_RE = re.compile(
     r"^# name/game/hands/seed +([^ ]+) +(.+?) +(\d{1,10}) +(\d{1,10}) *$", re.ASCII
 )
@@ -63,12 +87,6 @@ def format_number(value: float) -> str:
         return str(int(number))
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
-
-
-def _parse_number(text: str, line: str) -> float:
-    if not _NUMBER_RE.match(text):
-        raise MatchStateError(f"bad number {text!r} in {line[:120]!r}")
-    return float(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,81 +173,202 @@ def format_score_line(totals: Sequence[float], names: Sequence[str]) -> str:
     return f"SCORE:{'|'.join(format_number(t) for t in totals)}:{'|'.join(names)}"
 
 
-def parse_state_line(text: str, game: Game | None = None) -> StateRecord:
-    """Parse a ``STATE`` log line (no line ending).
+def parse_state_line(text: str | bytes, game: Game | None = None) -> StateRecord:
+    """Parse a ``STATE`` log line (no line ending): :func:`state_fields`, then
+    :func:`state_record`; an error quotes the start of the line.
 
-    With ``game`` the betting is replayed under the rules and the cards are checked
-    against it; without, the line is parsed syntactically (heads-up is assumed for the
-    card groups).
+    >>> record = parse_state_line("STATE:3:rf:Ad3s|8d5d:10|-10:Bob|Alice")
+    >>> format_betting(record.betting), record.hole_cards, record.names
+    ('rf', ((49, 7), (25, 13)), ('Bob', 'Alice'))
+    >>> parse_state_line("STATE:3:rx:Ad3s|8d5d:10|-10:Bob|Alice")
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: bad betting 'rx': 'STATE:3:rx:Ad3s|8d5d:10|-10:Bob|Alice'
     """
-    if not text.startswith("STATE:"):
-        raise MatchStateError(f"not a STATE line: {text[:120]!r}")
-    fields = text.split(":")
-    if len(fields) != 6:
-        raise MatchStateError(f"STATE needs 6 fields: {text[:120]!r}")
-    _, hand_text, betting_text, cards, values_text, names_text = fields
-    if not _is_whole_number(hand_text):
-        raise MatchStateError(f"bad hand number in {text[:120]!r}")
-    betting = parse_betting(betting_text)
-    names = tuple(names_text.split("|"))
-    values = tuple(_parse_number(v, text) for v in values_text.split("|"))
-    if len(values) != len(names):
-        raise MatchStateError(f"{len(values)} values but {len(names)} names: {text[:120]!r}")
+    data = _line_bytes(text)
+    try:
+        return state_record(state_fields(data), game)
+    except MatchStateError as exc:
+        raise MatchStateError(f"{exc}: {_excerpt(data, 120)}") from None
+
+
+class StateFields(NamedTuple):
+    """A ``STATE`` line split into its fields (bytes, as in the file), each checked for its
+    syntax and the counts checked to agree: what :func:`state_fields` reads."""
+
+    hand_number: int
+    betting: bytes
+    cards: bytes
+    holes: bytes
+    """The hole-card groups (the cards before the first ``/``)."""
+    values: tuple[float, ...]
+    names: bytes
+    """The names field, ``|``-separated (:func:`state_names` reads it)."""
+
+
+_new_fields = partial(tuple.__new__, StateFields)
+"""``StateFields(...)`` without the Python-level ``__new__`` (a hand of every log passes)."""
+
+
+def state_fields(line: bytes) -> StateFields:
+    """The one parser of ``STATE`` lines: ``line`` (no line ending) split into its fields,
+    each checked for its syntax (the betting and the cards are not replayed), or a
+    :class:`MatchStateError` saying what is wrong, field by field.
+
+    The hand number is an ASCII whole number up to the reference's 2^32 - 1; each value an
+    ASCII decimal of at most :data:`MAX_CHIPS` chips; there are as many hole-card groups
+    and names as values (2 .. :data:`~acpcbot.game.MAX_PLAYERS`).
+
+    >>> fields = state_fields(b"STATE:3:rf:Ad3s|8d5d/2cAs8s:10|-10:Bob|Alice")
+    >>> fields.hand_number, fields.holes, fields.values, fields.names
+    (3, b'Ad3s|8d5d', (10.0, -10.0), b'Bob|Alice')
+    >>> state_fields(b"STATE:3:rf:Ad3s|8d5d:10|-1e3:Bob|Alice")
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: the value '-1e3' is not a decimal number
+    """
+    match = _STATE_RE.fullmatch(line)
+    if match is None:  # the slow path only says what is wrong
+        _not_a_state_line(line)
+    hand_text, betting, cards, holes, values_text, names = match.groups()
+    hand = int(hand_text)
+    if hand > MAX_HAND_NUMBER:
+        raise MatchStateError(f"the hand number {hand} is not 0 .. {MAX_HAND_NUMBER}")
+    values = tuple(map(float, values_text.split(b"|")))
+    # Under 16 characters every value has fewer digits than 2**53 (the usual line: fast).
+    if len(values_text) >= _MAX_CHIPS_DIGITS and (
+        max(values) > MAX_CHIPS or min(values) < -MAX_CHIPS
+    ):
+        raise MatchStateError(f"a value beyond {MAX_CHIPS} chips: {_excerpt(values_text)}")
+    players = len(values)
+    if holes.count(b"|") + 1 != players:
+        raise MatchStateError(f"{holes.count(b'|') + 1} hole-card groups for {players} values")
+    if names.count(b"|") + 1 != players:
+        raise MatchStateError(f"{players} values but {names.count(b'|') + 1} names")
+    return _new_fields((hand, betting, cards, holes, values, names))
+
+
+def state_names(field: bytes) -> tuple[str, ...]:
+    """The player names of a names field (``STATE`` or ``SCORE``): read as UTF-8 when they
+    are valid UTF-8, else as Latin-1 (so any name prints as it was written); each one
+    non-empty and printable, no two alike.
+
+    >>> state_names(b"Bob|Alice"), state_names("Zoë|Ana".encode("latin-1"))
+    (('Bob', 'Alice'), ('Zoë', 'Ana'))
+    """
+    names = tuple(_text(field).split("|"))
+    for name in names:
+        if not name:
+            raise MatchStateError("an empty player name")
+        if not name.isprintable():
+            raise MatchStateError(
+                f"a player name with a control character: {clip_line(name, 60)!r}"
+            )
+    if len(set(names)) != len(names):
+        raise MatchStateError(f"two players of one name: {clip_line('|'.join(names), 60)!r}")
+    return names
+
+
+def state_record(
+    fields: StateFields, game: Game | None = None, names: tuple[str, ...] | None = None
+) -> StateRecord:
+    """The hand of a ``STATE`` line's fields. With ``game`` the betting is replayed under
+    the rules and the cards are checked against it; without, they are parsed syntactically
+    (one group of hole cards per player). ``names``: the names field already read by
+    :func:`state_names`."""
+    betting = parse_betting(fields.betting.decode("ascii"))
+    if names is None:
+        names = state_names(fields.names)
+    cards = fields.cards.decode("ascii")
     if game is not None:
         try:
-            replay(game, betting, int(hand_text))
+            replay(game, betting, fields.hand_number)
         except AcpcError as exc:
-            raise MatchStateError(f"illegal betting in {text[:120]!r}: {exc}") from None
+            raise MatchStateError(f"illegal betting: {exc}") from None
         if len(names) != game.num_players:
-            raise MatchStateError(f"need {game.num_players} players: {text[:120]!r}")
+            raise MatchStateError(f"{len(names)} players, the game has {game.num_players}")
         holes, board = parse_cards_field(cards, game, len(betting))
-    else:
-        holes, board = _parse_cards_loosely(cards, len(names), text)
-    return StateRecord(int(hand_text), betting, holes, board, values, names)
+    else:  # the cards are canonical (state_fields checked them): a look-up per card
+        groups = cards.split("/")
+        holes = tuple([parse_card_group(h, "hole cards") for h in groups[0].split("|")])
+        board = ((), *[parse_card_group(g, "board cards") for g in groups[1:]])
+    return StateRecord(fields.hand_number, betting, holes, board, fields.values, names)
 
 
-def parse_state_outcome(text: str) -> tuple[int, tuple[float, ...], tuple[str, ...]]:
-    """The hand number, values and names of a ``STATE`` line, without reading its betting
-    or cards (fast, for statistics over long logs).
-
-    >>> parse_state_outcome("STATE:3:rrc/rc/rf:Ad3s|8d5d/2cAs8s/Tc:40|-40:Bob|Alice")
-    (3, (40.0, -40.0), ('Bob', 'Alice'))
-    """
-    fields = text.split(":")
-    if len(fields) != 6 or fields[0] != "STATE" or not _is_whole_number(fields[1]):
-        raise MatchStateError(f"not a STATE line: {text[:120]!r}")
-    values = tuple(_parse_number(v, text) for v in fields[4].split("|"))
-    names = tuple(fields[5].split("|"))
-    if len(values) != len(names):
-        raise MatchStateError(f"{len(values)} values but {len(names)} names: {text[:120]!r}")
-    return int(fields[1]), values, names
-
-
-def _parse_cards_loosely(
-    text: str, num_players: int, line: str
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
-    groups = text.split("/")
-    holes = groups[0].split("|")
-    if len(holes) != num_players:
-        raise MatchStateError(f"need {num_players} hole-card groups: {line[:120]!r}")
-    try:
-        return (
-            tuple(parse_cards(h) for h in holes),
-            ((), *(parse_cards(g) for g in groups[1:])),
+def _not_a_state_line(line: bytes) -> NoReturn:
+    """Why ``line`` is not a ``STATE`` line of :data:`_STATE_RE`, field by field."""
+    fields = line.split(b":")
+    if fields[0] != b"STATE":
+        raise MatchStateError("not a STATE line")
+    if len(fields) != 6:
+        raise MatchStateError(f"a STATE line has 6 fields, this one {len(fields)}")
+    _, hand_text, betting, cards, values_text, _ = fields
+    if not _HAND_RE.fullmatch(hand_text):
+        raise MatchStateError(
+            f"the hand number {_excerpt(hand_text)} is not 0 .. {MAX_HAND_NUMBER}"
         )
-    except AcpcError as exc:
-        raise MatchStateError(f"bad cards in {line[:120]!r}: {exc}") from None
+    if not _BETTING_RE.fullmatch(betting):
+        raise MatchStateError(f"bad betting {_excerpt(betting)}")
+    if not _CARDS_RE.fullmatch(cards):
+        raise MatchStateError(f"bad cards {_excerpt(cards)}")
+    texts = values_text.split(b"|")
+    if not 2 <= len(texts) <= MAX_PLAYERS:
+        raise MatchStateError(f"{len(texts)} values (a game has 2 .. {MAX_PLAYERS} players)")
+    for text in texts:
+        _number(text, "the value", MAX_CHIPS)
+    groups = cards.split(b"/", 1)[0].count(b"|") + 1
+    raise MatchStateError(f"{groups} hole-card groups for {len(texts)} values")
 
 
-def parse_score_line(text: str) -> ScoreRecord:
-    """Parse the final ``SCORE:<totals by seat>:<names by seat>`` line."""
-    fields = text.split(":")
-    if len(fields) != 3 or fields[0] != "SCORE":
-        raise MatchStateError(f"not a SCORE line: {text[:120]!r}")
-    totals = tuple(_parse_number(v, text) for v in fields[1].split("|"))
-    names = tuple(fields[2].split("|"))
-    if len(totals) != len(names):
-        raise MatchStateError(f"{len(totals)} totals but {len(names)} names: {text[:120]!r}")
+def _number(text: bytes, what: str, limit: float) -> float:
+    if not _NUMBER_RE.fullmatch(text):
+        raise MatchStateError(f"{what} {_excerpt(text)} is not a decimal number")
+    value = float(text)  # a long run of digits is inf here, never an error
+    if abs(value) > limit:
+        raise MatchStateError(f"{what} {_excerpt(text)} is beyond {limit:.0f} chips")
+    return value
+
+
+def _excerpt(data: bytes, limit: int = 60) -> str:
+    """The start of a field or line for a message, quoted, control characters escaped."""
+    text = data[:limit].decode("latin-1")
+    return repr(text + "...") if len(data) > limit else repr(text)
+
+
+def _text(data: bytes) -> str:
+    """UTF-8 if it is valid UTF-8, else Latin-1 (never fails)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _line_bytes(text: str | bytes) -> bytes:
+    """A line given as text, as the bytes of a file (names in UTF-8)."""
+    if isinstance(text, bytes):
+        return text
+    return text.encode("utf-8", "surrogateescape")
+
+
+def parse_score_line(text: str | bytes) -> ScoreRecord:
+    """Parse the final ``SCORE:<totals by seat>:<names by seat>`` line: each total an
+    ASCII decimal (at most :data:`MAX_CHIPS` a hand for :data:`MAX_HAND_NUMBER` hands), the
+    names as :func:`state_names` reads them, as many as totals.
+
+    >>> parse_score_line("SCORE:2770|-2770:Alice|Bob")
+    ScoreRecord(totals=(2770.0, -2770.0), names=('Alice', 'Bob'))
+    """
+    data = _line_bytes(text)
+    fields = data.split(b":")
+    if fields[0] != b"SCORE":
+        raise MatchStateError("not a SCORE line")
+    if len(fields) != 3:
+        raise MatchStateError(f"a SCORE line has 3 fields, this one {len(fields)}")
+    limit = MAX_CHIPS * MAX_HAND_NUMBER
+    totals = tuple(_number(t, "the total", limit) for t in fields[1].split(b"|"))
+    names = state_names(fields[2])
+    if len(names) != len(totals):
+        raise MatchStateError(f"{len(totals)} totals but {len(names)} names")
     return ScoreRecord(totals, names)
 
 

@@ -187,19 +187,21 @@ def decode(payload: bytes) -> dict[str, Any] | None:
 
 def hand_body(half: int, log: str, line: str) -> dict[str, Any]:
     """A ``hands`` message's body: the half (1 or 2), its log's name and the hand as its
-    ``STATE`` line holds it: ``hand`` (number), ``betting``, ``cards``, ``values`` (chips
-    by position) and ``players`` (names by position), and the ``line`` itself."""
-    fields = line.split(":")
+    ``STATE`` line holds it (read by :func:`~acpcbot.protocol.logfile.state_fields`):
+    ``hand`` (number), ``betting``, ``cards``, ``values`` (chips by position) and
+    ``players`` (names by position), and the ``line`` itself."""
+    from acpcbot.errors import MatchStateError
+    from acpcbot.protocol.logfile import state_fields, state_names
+
     body: dict[str, Any] = {"half": half, "log": log}
-    if len(fields) == 6 and fields[0] == "STATE":
-        _, number, betting, cards, values, players = fields
-        with contextlib.suppress(ValueError):  # if not, the line is still sent as it is
-            body.update(
-                hand=int(number),
-                betting=betting,
-                cards=cards,
-                values=[float(v) for v in values.split("|")],
-                players=players.split("|"),
-            )
+    with contextlib.suppress(MatchStateError):  # if not, the line is still sent as it is
+        fields = state_fields(line.encode("utf-8", "surrogateescape"))
+        body.update(
+            hand=fields.hand_number,
+            betting=fields.betting.decode("ascii"),
+            cards=fields.cards.decode("ascii"),
+            values=list(fields.values),
+            players=list(state_names(fields.names)),
+        )
     body["line"] = line
     return body

@@ -26,17 +26,20 @@ from acpcbot.handeval.combos import combo_index
 from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
+from acpcbot.rules import HandState
 from agents.base import Agent
 from agents.common.weights import board_ranking
+from agents.plicas.actionmodel import ActionModel
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
 from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
 from agents.plicas.dprc import choose_range
+from agents.plicas.exploitation import ExploitationUnit
 from agents.plicas.foldequity import at_least_raise, fold_equity_raise
 from agents.plicas.generic import generic_opponent
-from agents.plicas.merge import decide
+from agents.plicas.merge import decide, merge
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
 from agents.plicas.preflop import preflop_triple
@@ -83,6 +86,9 @@ class Plicas(Agent):
         self._own_range = (-1, self.config.static_range)
         self._hand_number = -1
         self._learned = PRIOR
+        config = self.config
+        self.exploitation = ExploitationUnit(ActionModel(config.memory), config.exploit_evidence)
+        self._replay: HandState | None = None
         warm_up(game)  # compile every kernel now, before the dealer's clock runs
 
     def observe(self, state: MatchState, betting: BettingView) -> None:
@@ -91,11 +97,15 @@ class Plicas(Agent):
             self.weights.reset(state.own_cards)
             self._learned = self.model.profile()  # what the model knew before this hand
         self._reweight(self.model.observe(state, self.game))
+        if self.config.exploit:
+            self._replay = self.exploitation.follow(state, betting, state.position)
 
     def end_hand(self, result: HandResult) -> None:
         self._reweight(self.model.end_hand(result, self.game))
         state = result.state
         opponent_cards = state.hole_cards[1 - state.position]
+        if self.config.exploit:
+            self.exploitation.finish(combo_index(*opponent_cards) if opponent_cards else None)
         if not opponent_cards:
             return
         if self.config.model:  # else the calibration is never read
@@ -137,7 +147,7 @@ class Plicas(Agent):
             reading = self.reader.preflop(situation, self.weights.weights, profile)
             steal_fold = profile.fold_to_bet(0, situation.opponent, 1)
             triple = preflop_triple(situation, reading, self.own_range(situation), steal_fold)
-            return decide([(triple, 1.0)], betting, self)
+            return self._decide([(triple, 1.0)], state, betting)
         seed = self.rng.getrandbits(31)
         reading = self.reader.postflop(situation, self.weights.weights, profile, seed)
         weighted: list[tuple[Triple, float]] = []
@@ -163,7 +173,20 @@ class Plicas(Agent):
             if found is not None:
                 triple, similar = found
                 weighted.append((triple, self.config.case_weight * similar / (similar + threshold)))
-        return decide(weighted, betting, self)
+        return self._decide(weighted, state, betting)
+
+    def _decide(
+        self, weighted: list[tuple[Triple, float]], state: MatchState, betting: BettingView
+    ) -> Action:
+        """The baseline's triples merged, then with the exploitation unit's by its
+        confidence, sampled."""
+        if not self.config.exploit or self._replay is None:
+            return decide(weighted, betting, self)
+        advice, confidence = self.exploitation.advice(
+            self._replay, state.own_cards, state.board_cards
+        )
+        baseline = merge(weighted, betting)
+        return decide([(baseline, 1.0 - confidence), (advice, confidence)], betting, self)
 
     def _river_search(
         self, situation: Situation, betting: BettingView, profile: OpponentProfile

@@ -11,7 +11,7 @@ Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, se
 literal ablation (the learned opponent model still reads the hands).
 
 >>> PlicasConfig().dynamic_units()
-('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model')
+('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model', 'exploit')
 >>> STATIC.dynamic_units()
 ('fold-equity',)
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
@@ -69,6 +69,14 @@ class PlicasConfig:
     Off by default: against dpp it lost about 48 mbb/g (see that module)."""
     samples: int = field(default=600, metadata=_bounds(1, 1_000_000))
     """Monte Carlo samples per equity estimate on the flop and turn."""
+    exploit: bool = True
+    """The exploitation unit: a best response to the learned action model, merged with the
+    rule units by the evidence behind it (:mod:`agents.plicas.exploitation`)."""
+    exploit_evidence: float = field(default=3.0, metadata=_bounds(0.0, 1_000_000.0))
+    """Observations of the opponent's decisions at which the exploitation unit's triple
+    weighs as much as the rule units' (0: trusted from the first hand)."""
+    memory: int = field(default=10_000, metadata=_bounds(0, _MAX_HANDS))
+    """Hands the action model remembers: counts decay by 1 - 1/memory a hand (0: never)."""
 
     def dynamic_units(self) -> tuple[str, ...]:
         """Names of the dynamic units that are on, in option spelling."""
@@ -80,6 +88,7 @@ class PlicasConfig:
             ("fold-equity", self.fold_equity),
             ("model", self.model),
             ("river-search", self.river_search),
+            ("exploit", self.exploit),
         )
         return tuple(name for name, enabled in on if enabled)
 
@@ -97,15 +106,17 @@ def option_names() -> list[str]:
 def options_help() -> str:
     """The options in one line, with each knob's range (``acpcbot agents`` shows it).
 
-    >>> options_help().split("; ")[1]
-    'dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000 = N'
+    >>> options_help().split("; ")[1].split(", ")[-2:]
+    ['samples 1..1000000', 'memory 0..1000000000 = N']
     """
     return agent_options.options_help(PlicasConfig)
 
 
 DYNAMIC = PlicasConfig()
 """``plicas``: every dynamic unit on."""
-STATIC = PlicasConfig(dprc=False, dpac=False, case_base=False, bluff=False, model=False)
+STATIC = PlicasConfig(
+    dprc=False, dpac=False, case_base=False, bluff=False, model=False, exploit=False
+)
 """``plicas-static``: the paper's four dynamic units off (DPRC, DPAC, the case base, the
 bluff unit) and hands read against the frozen generic opponent. The fold-equity unit stays
 on: with the model off it reads the generic opponent's fold rates, so it is a fixed rule

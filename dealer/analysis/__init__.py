@@ -1,10 +1,10 @@
 """Analysing logs: what a match's ``.log`` files say, ours or the reference dealer's.
 
-* Reading: :func:`read_log` (:mod:`.playedlog`: a log streamed and checked line by line
-  into its results; :class:`LogError` for anything wrong), the ``STATE`` lines for readers
-  of whole hands (:mod:`.loglines`), every hand of several logs with its game
-  (:func:`logged_hands`, :mod:`.loghands`: ``acpcbot infogain`` reads its logs so), whether
-  two logs are a duplicate pair (:mod:`.twins`).
+* Reading: every log is read by :mod:`acpcbot.logreader` (streamed, every line checked,
+  :class:`LogError` for anything wrong); :func:`read_log` (:mod:`.playedlog`) keeps its
+  results, :func:`logged_hands` (:mod:`.loghands`) gives every hand of several logs with
+  its game (``acpcbot stats`` and ``acpcbot infogain`` read their logs so); whether two
+  logs are a duplicate pair (:mod:`.twins`).
 * Results: one player's winnings over a log or a duplicate pair (:mod:`.results`), with their
   mbb/g and 95% confidence interval (:mod:`.stats`); what ``acpcbot results`` computes and
   prints (:func:`report_logs`, :mod:`.logresults`).
@@ -35,7 +35,7 @@ from dealer.analysis.crosstableplot import heatmap_png
 from dealer.analysis.loghands import LoggedHand, logged_hands
 from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log, report_logs
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log, read_log_stream
-from dealer.analysis.playerstats import PlayerStats, stats_json, stats_lines
+from dealer.analysis.playerstats import PlayerStats, log_stats, stats_json, stats_lines
 from dealer.analysis.rankings import Placing, instant_runoff, total_bankroll
 from dealer.analysis.results import (
     HalfResult,
@@ -68,6 +68,7 @@ __all__ = [
     "heatmap_png",
     "instant_runoff",
     "log_result",
+    "log_stats",
     "logged_hands",
     "logs_png",
     "pair_sorted",

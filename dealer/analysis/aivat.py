@@ -42,6 +42,23 @@ averaged over its strategy with its own cards: what it folds to a bet is then pa
 bet's value. Still a fixed function of the history, so still unbiased; on ``plicas`` against
 ``dpp`` it narrows the CI by a few more percent.
 
+**Decision by decision.** Because the value of a finished hand is its result, the result
+is the value after the deal plus the change of the value at each later event, and the
+estimate (the result minus the corrections) telescopes into one term per event: at an
+action with known probabilities ``σ``, ``Σ_a σ(a) v(h·a) − v(h)`` — the *advantage* of that
+decision's policy under ``v`` (its correction removes the luck of the action drawn); at an
+action without, the change ``v(h·a) − v(h)`` itself; at a round's cards, the change of the
+value less its correction (zero for the check-down value, whose equity is a martingale;
+the bets-to-come term's parts not linear in the equity are what is left); at the deal, the
+value after it less its correction (``½·pot − spent`` and the term's non-linear parts:
+opposite in the two seats of a duplicate pair). :func:`correction_parts` hands each term to
+``steps`` as it walks the hand (:class:`Step`); where the value after a decision looks ahead
+at a known strategy, the decision's term is handed on as its own (without the looking
+ahead) and, at each history after it, what the looking ahead adds: the advantage of the
+next player's known strategy there, weighted by the chance of getting there
+(:attr:`Step.REPLY`), so that both players' decisions are measured alike.
+:mod:`dealer.analysis.aivatsplit` groups the terms by betting context.
+
 A duplicate pair's two halves are corrected hand by hand and paired as usual; the
 confidence interval is over the pairs. The private-card ("imaginary observation") part of
 the paper's AIVAT is not done: duplicate seating already cancels most hole-card luck.
@@ -49,6 +66,8 @@ the paper's AIVAT is not done: duplicate seating already cancels most hole-card 
 
 from __future__ import annotations
 
+import contextlib
+import enum
 import math
 import time
 from array import array
@@ -59,15 +78,15 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.actions import CALL, FOLD, RAISE, ActionType
+from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.handeval.equity import enumerated_equity
+from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
-from acpcbot.protocol.logfile import StateRecord, parse_state_line
+from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
-from dealer.analysis.loglines import state_lines
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.stats import Estimate, estimate, pair_sorted
 from dealer.referee.decisionlog import (
@@ -85,10 +104,14 @@ __all__ = [
     "AivatPair",
     "BetValue",
     "CheckDownValue",
+    "LogCorrector",
     "Oracle",
+    "Step",
+    "StepSink",
     "aivat_half",
     "aivat_pair",
     "correction_parts",
+    "hands_in_step",
     "pair_of",
     "parts_of_log",
 ]
@@ -274,6 +297,31 @@ legal probabilities with which the player to act at ``betting``, holding ``hole`
 command line)."""
 
 
+class Step(enum.Enum):
+    """What a term of a hand's estimate is for (see the module's *Decision by decision*)."""
+
+    DEAL = "deal"
+    """The value after the deal less the deal's correction."""
+    CARDS = "cards"
+    """A round's board cards: the change of the value less the round's correction."""
+    ACTION = "action"
+    """An action: its advantage (probabilities known) or the change of the value (not),
+    without looking ahead."""
+    REPLY = "reply"
+    """A history where the value looks ahead, after an action: the advantage of its
+    player's known strategy there, times the chance the action led there."""
+    END = "end"
+    """The result less the value of the finished hand: zero (kept to show it is)."""
+
+
+StepSink = Callable[[Step, HandState, Action | None, Probabilities | None, float, float], None]
+"""Called with each term of a hand's estimate as :func:`correction_parts` walks it:
+``(step, hand, action, probabilities, equity, term)`` — the hand before the event (it
+changes after the call: read it at once), the action taken and its known probabilities
+(``None`` for other steps, or unknown), the player's equity in the round (after a round's
+cards, the new one) and the term in chips. The terms of a hand add up to its estimate."""
+
+
 def correct_hand(  # noqa: PLR0917
     game: Game,
     record: StateRecord,
@@ -299,16 +347,19 @@ def correction_parts(  # noqa: PLR0917
     decisions: Sequence[Probabilities | None],
     value: CheckDownValue,
     oracles: Sequence[Oracle | None] = (None, None),
+    steps: StepSink | None = None,
 ) -> tuple[float, FloatArray, int]:
     """The hand's result, its corrections split by the value function's parts (the
     check-down value's, then each bets-to-come coefficient's: the correction is this
     vector times :attr:`CheckDownValue.weights`, linear in the coefficients, which is how
-    ``scripts/fit_aivat_value.py`` fits them) and the actions with known probabilities."""
+    ``scripts/fit_aivat_value.py`` fits them) and the actions with known probabilities.
+    ``steps``, if given, is handed each term of the estimate as the hand is walked."""
     equity = value.equities(record, position)
     hand = HandState(game, record.hand_number)
     values = _Values(record, position, oracles, value.bets)
     parts = np.zeros(values.size)
     values.add_board_change(parts, hand, equity[0] - 0.5)  # the deal: symmetric
+    terms = None if steps is None else _Terms(values, value.weights, steps, hand, equity[0])
     known = 0
     index = 0
     for round_, actions in enumerate(record.betting):
@@ -316,18 +367,97 @@ def correction_parts(  # noqa: PLR0917
             # The round's cards: E[equity after] = equity before, so a term linear in the
             # equity has its expectation exactly; the other terms are left out here (each
             # correction may use its own fixed function).
-            values.add_board_change(parts, hand, equity[round_] - equity[round_ - 1])
+            change = equity[round_] - equity[round_ - 1]
+            values.add_board_change(parts, hand, change)
+            if terms is not None:
+                terms.cards(hand, equity[round_], change)
         eq = equity[round_]
         for action in actions:
             said = decisions[index] if index < len(decisions) else None
             index += 1
-            if said is not None:
+            if terms is not None:
+                parts += terms.action(hand, action, said, eq)
+                known += said is not None
+            elif said is not None:
                 after = values.after_each_action(hand, eq)
                 expected = sum(p * v for p, v in zip(said, after, strict=True) if p > 0)
                 parts += after[_COLUMN[action.type]] - expected
                 known += 1
             hand.apply(action)
-    return record.values[position], parts, known
+    result = record.values[position]
+    if terms is not None:
+        terms.end(hand, equity[-1], result)
+    return result, parts, known
+
+
+class _Terms:
+    """The estimate of a hand as one term per event (see the module's *Decision by
+    decision*), handed to a :data:`StepSink`: the value of the history so far is kept,
+    each term is the value's change at an event less that event's correction."""
+
+    def __init__(
+        self,
+        values: _Values,
+        weights: FloatArray,
+        steps: StepSink,
+        hand: HandState,
+        equity: float,
+    ) -> None:
+        self.values = values
+        self.weights = weights
+        self.steps = steps
+        self.now = values.value(hand, equity)
+        correction = np.zeros(values.size)
+        values.add_board_change(correction, hand, equity - 0.5)
+        steps(Step.DEAL, hand, None, None, equity, self._chips(self.now - correction))
+
+    def _chips(self, parts: FloatArray) -> float:
+        return float(parts @ self.weights)
+
+    def cards(self, hand: HandState, equity: float, change: float) -> None:
+        before = self.now
+        self.now = self.values.value(hand, equity)
+        correction = np.zeros(self.values.size)
+        self.values.add_board_change(correction, hand, change)
+        term = self._chips(self.now - before - correction)
+        self.steps(Step.CARDS, hand, None, None, equity, term)
+
+    def action(
+        self, hand: HandState, action: Action, said: Probabilities | None, equity: float
+    ) -> FloatArray:
+        """Hand the terms of ``action`` at ``hand`` to the sink; its correction (zeros
+        without probabilities ``said``). The term is the value's expected change under
+        ``said`` (the correction took the luck of the draw away), or without them the
+        change itself; it is handed on in two parts: the decision's own, without looking
+        ahead, and at each history after it whose value looks ahead (:attr:`Step.REPLY`),
+        what that looking ahead adds — the advantage of the next player's known strategy,
+        weighted by the chance of getting there."""
+        column = _COLUMN[action.type]
+        if said is not None:
+            after = self.values.each_action(hand, equity)
+            taken = [(p, a) for p, a in zip(said, after, strict=True) if p > 0 and a is not None]
+            expected = sum(p * a.value for p, a in taken)
+            own = sum(p * a.here for p, a in taken)
+            chosen = after[column]
+            assert chosen is not None  # the rules replayed the action: it is legal
+            correction = chosen.value - expected
+            replies = [(a.hand, p * (a.value - a.here)) for p, a in taken if a.ahead]
+        else:
+            child = hand.child(action)
+            here = self.values._here(child, equity)
+            ahead = self.values.looks_ahead(child) is not None
+            chosen = _After(child, here, self.values.value(child, equity) if ahead else here, ahead)
+            correction = np.zeros(self.values.size)
+            own = here
+            replies = [(child, chosen.value - here)] if ahead else []
+        self.steps(Step.ACTION, hand, action, said, equity, self._chips(own - self.now))
+        for after_hand, reply in replies:
+            self.steps(Step.REPLY, after_hand, None, None, equity, self._chips(reply))
+        self.now = chosen.value
+        return correction
+
+    def end(self, hand: HandState, equity: float, result: float) -> None:
+        self.steps(Step.END, hand, None, None, equity, result - self._chips(self.now))
 
 
 class _Values:
@@ -377,13 +507,18 @@ class _Values:
             out[slot : slot + BET_FEATURES] = sign * BetValue.features(edge, pot, bet)
         return out
 
-    def value(self, hand: HandState, equity: float) -> FloatArray:
+    def looks_ahead(self, hand: HandState) -> Oracle | None:
+        """The strategy the value of ``hand`` averages over: its player's, if known anywhere
+        and the round has begun."""
         if hand.finished or hand.num_actions == 0:
-            return self._here(hand, equity)
-        acting = hand.current_player
-        oracle = self.oracles[acting]
+            return None
+        return self.oracles[hand.current_player]
+
+    def value(self, hand: HandState, equity: float) -> FloatArray:
+        oracle = self.looks_ahead(hand)
         if oracle is None:
             return self._here(hand, equity)
+        acting = hand.current_player
         board = self.record.board_cards[: hand.game.board_total(hand.round)]
         said = oracle(hand, self.record.hole_cards[acting], board)
         total = np.zeros(self.size)
@@ -398,6 +533,30 @@ class _Values:
         for action, child in hand.children():
             values[_COLUMN[action.type]] = self.value(child, equity)
         return values
+
+    def each_action(self, hand: HandState, equity: float) -> list[_After | None]:
+        """After each action, fold, call and raise (``None`` for an illegal one): the
+        history, its value without looking ahead, and its value."""
+        out: list[_After | None] = [None] * len(_ACTIONS)
+        for action, child in hand.children():
+            here = self._here(child, equity)
+            ahead = self.looks_ahead(child) is not None
+            out[_COLUMN[action.type]] = _After(
+                child, here, self.value(child, equity) if ahead else here, ahead
+            )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class _After:
+    """A history just after an action (:meth:`_Values.each_action`)."""
+
+    hand: HandState
+    here: FloatArray
+    """Its value without looking ahead."""
+    value: FloatArray
+    ahead: bool
+    """Whether :attr:`value` looks ahead (it is :attr:`here` otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -435,24 +594,27 @@ class AivatPair:
     unpaired: int
 
 
-class _Corrector:
-    """One log's hands, corrected one at a time (in hand order)."""
+class LogCorrector:
+    """One log's hands for one player, read and corrected one at a time (in hand order):
+    :meth:`next_record`, then :meth:`correct`; :meth:`half` sums them up."""
 
     def __init__(  # noqa: PLR0917
         self,
         log: PlayedLog,
         game: Game,
         player: str,
-        side: Path | None,
+        decisions: Path | bool | None,
         value: CheckDownValue,
         oracles: Mapping[str, Oracle],
     ) -> None:
+        """``decisions``: the decisions file, ``True`` for the one beside the log if there
+        is one, ``None``/``False`` for chance corrections only."""
         if player not in log.chips:
             raise AivatError(f"{log.where}: no player {player!r}")
         self.log = log
         self.game = game
         self.player = player
-        self.side = side
+        self.side = side = _side_file(log, decisions)
         self.value = value
         self.oracles = oracles
         self.started = time.perf_counter()
@@ -464,13 +626,21 @@ class _Corrector:
             read_decisions(side) if side is not None else iter(())
         )
         self._pending = next(self._said, None)
-        self._lines = (line for _, line in state_lines(log.path))
+        # The log again, as far as it was read for its results (and the same bytes).
+        self._log = open_log(log.path, read_before=log.read_before)
+        self._hands = iter(self._log)
+
+    def close(self) -> None:
+        self._log.close()
 
     def next_record(self) -> StateRecord | None:
-        line = next(self._lines, None)
-        if line is None:
+        hand = next(self._hands, None)
+        if hand is None:
             return None
-        record = parse_state_line(line)
+        try:
+            record = hand.record()
+        except AcpcError as exc:
+            raise AivatError(f"{self._log.where}:{hand.number}: {exc}") from None
         game = self.game
         shown = len(record.betting) - 1
         if (
@@ -500,18 +670,24 @@ class _Corrector:
         self._pending = pending
         return decisions
 
-    def parts(self, record: StateRecord) -> tuple[float, FloatArray, int]:
+    def parts(
+        self, record: StateRecord, steps: StepSink | None = None
+    ) -> tuple[float, FloatArray, int]:
         """:func:`correction_parts` of ``record``, with its recorded probabilities."""
         decisions = self._decisions(record)
         position = record.names.index(self.player)
         oracles = [self.oracles.get(name) for name in record.names]
         try:
-            return correction_parts(self.game, record, position, decisions, self.value, oracles)
+            return correction_parts(
+                self.game, record, position, decisions, self.value, oracles, steps
+            )
         except AcpcError as exc:
             raise AivatError(f"{self.log.where}: hand {record.hand_number}: {exc}") from None
 
-    def correct(self, record: StateRecord) -> None:
-        result, parts, known = self.parts(record)
+    def correct(self, record: StateRecord, steps: StepSink | None = None) -> None:
+        """Correct the hand ``record`` (the next one :meth:`next_record` gave), handing its
+        terms to ``steps`` if given."""
+        result, parts, known = self.parts(record, steps)
         self.numbers.append(record.hand_number)
         self.values.append(result - float(parts @ self.value.weights))
         self.actions += sum(len(r) for r in record.betting)
@@ -555,10 +731,12 @@ def aivat_half(
     chance corrections only. ``oracles``: the strategies known anywhere, by player name."""
     name = log.seat_names[0] if player is None else player
     value = value or CheckDownValue(game)
-    side = _side_file(log, decisions)
-    corrector = _Corrector(log, game, name, side, value, oracles or {})
-    while (record := corrector.next_record()) is not None:
-        corrector.correct(record)
+    corrector = LogCorrector(log, game, name, decisions, value, oracles or {})
+    try:
+        while (record := corrector.next_record()) is not None:
+            corrector.correct(record)
+    finally:
+        corrector.close()
     return corrector.half()
 
 
@@ -577,19 +755,34 @@ def aivat_pair(
     computed once) and the corrected results paired by hand number."""
     name = first.seat_names[0] if player is None else player
     value = value or CheckDownValue(game)
-    correctors = [
-        _Corrector(log, game, name, _side_file(log, decisions), value, oracles or {})
-        for log in (first, second)
-    ]
+    with contextlib.ExitStack() as stack:
+        correctors = []
+        for log in (first, second):
+            corrector = LogCorrector(log, game, name, decisions, value, oracles or {})
+            stack.callback(corrector.close)
+            correctors.append(corrector)
+        for records in hands_in_step(correctors):
+            for corrector, record in zip(correctors, records, strict=True):
+                if record is not None:
+                    corrector.correct(record)
+    return pair_of(correctors[0].half(), correctors[1].half(), game.big_blind)
+
+
+def hands_in_step(
+    correctors: Sequence[LogCorrector],
+) -> Iterator[list[StateRecord | None]]:
+    """The hands of several logs in step, by increasing hand number: each log's record of
+    the hand, ``None`` where it has none. Each is to be corrected before the next is read
+    (a duplicate pair's two halves so ask for each hand's equities one after the other)."""
     records = [c.next_record() for c in correctors]
     while any(r is not None for r in records):
-        numbers = [r.hand_number for r in records if r is not None]
-        lowest = min(numbers)
-        for i, (corrector, record) in enumerate(zip(correctors, records, strict=True)):
-            if record is not None and record.hand_number == lowest:
-                corrector.correct(record)
-                records[i] = corrector.next_record()
-    return pair_of(correctors[0].half(), correctors[1].half(), game.big_blind)
+        lowest = min(r.hand_number for r in records if r is not None)
+        now = [r if r is not None and r.hand_number == lowest else None for r in records]
+        yield now
+        records = [
+            c.next_record() if taken is not None else kept
+            for c, taken, kept in zip(correctors, now, records, strict=True)
+        ]
 
 
 def parts_of_log(
@@ -602,10 +795,13 @@ def parts_of_log(
     """Each hand of ``log`` (with the decisions file beside it, if any): its number,
     ``player``'s result and its corrections split by the value function's parts
     (:func:`correction_parts`), for fitting the bets-to-come term."""
-    corrector = _Corrector(log, game, player, _side_file(log, True), value, oracles or {})
-    while (record := corrector.next_record()) is not None:
-        result, parts, _ = corrector.parts(record)
-        yield record.hand_number, result, parts
+    corrector = LogCorrector(log, game, player, True, value, oracles or {})
+    try:
+        while (record := corrector.next_record()) is not None:
+            result, parts, _ = corrector.parts(record)
+            yield record.hand_number, result, parts
+    finally:
+        corrector.close()
 
 
 def pair_of(first: AivatHalf, second: AivatHalf, big_blind: int) -> AivatPair:

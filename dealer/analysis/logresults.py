@@ -14,7 +14,8 @@ fails.
 The big blind comes from the game a log's header names: a file of that name beside the log,
 else in the current folder, else the bundled game of that name. Such a file is read only if
 it is a regular file of at most :data:`MAX_GAME_BYTES` (:mod:`acpcbot.smallfile`): a header can
-name anything, ``/dev/zero`` or a FIFO included.
+name anything, ``/dev/zero`` or a FIFO included; and an error about it says why it is not a
+game, never what it holds (a header naming ``/etc/passwd`` must not print its first line).
 """
 
 from __future__ import annotations
@@ -264,8 +265,11 @@ def game_named(name: str, log: Path, advice: str) -> Game:
             raise _no_game(name, log, str(exc), advice) from None
         try:
             return parse_game(data.decode("latin-1"), source=str(candidate))
-        except GameDefinitionError as exc:
-            raise _no_game(name, log, str(exc), advice) from None
+        except GameDefinitionError:
+            # Not what is wrong in it: a log names any file, and none of its lines may land
+            # in a message (the log comes from elsewhere; the file may be anyone's).
+            why = f"{shown_path(candidate)} is not a valid game definition"
+            raise _no_game(name, log, why, advice) from None
     if Path(name).name in BUNDLED_GAMES:
         return bundled_game(Path(name).name)
     why = "no such file beside the log, here or among the bundled games"

@@ -32,6 +32,7 @@ Percentages come with the counts they are made of, so a hand count checks them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,19 @@ from typing import Any
 from acpcbot.actions import ActionType
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.protocol.logfile import parse_state_line
+from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
-from dealer.analysis.loglines import state_lines
+from dealer.analysis.loghands import LoggedHand, logged_hands
 
-__all__ = ["ROUND_NAMES", "Player", "PlayerStats", "Rate", "stats_json", "stats_lines"]
+__all__ = [
+    "ROUND_NAMES",
+    "Player",
+    "PlayerStats",
+    "Rate",
+    "log_stats",
+    "stats_json",
+    "stats_lines",
+]
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
@@ -93,10 +102,13 @@ class PlayerStats:
     def add_line(self, line: str, where: str = "the log") -> None:
         """Count the hand of one ``STATE`` line."""
         try:
-            record = parse_state_line(line)
-            self._add(record.hand_number, record.betting, record.names, record.values)
+            self.add(parse_state_line(line))
         except AcpcError as exc:
             raise AcpcError(f"{where}: {exc}") from None
+
+    def add(self, record: StateRecord) -> None:
+        """Count one hand (replayed under the game's rules: an illegal one is an error)."""
+        self._add(record.hand_number, record.betting, record.names, record.values)
 
     def _add(
         self,
@@ -154,11 +166,33 @@ class PlayerStats:
         self.hands += 1
 
     def add_log(self, path: Path) -> None:
-        """Count every hand of the log ``path`` (read before by
-        :func:`dealer.analysis.playedlog.read_log`, which checks it)."""
+        """Count every hand of the log ``path`` (of this game: see
+        :func:`dealer.analysis.loghands.logged_hands`)."""
         self.logs.append(str(path))
-        for number, line in state_lines(path):
-            self.add_line(line, f"{path}:{number}")
+        for hand in logged_hands([path], self.game, rules=False):
+            self.add_hand(hand)
+
+    def add_hand(self, hand: LoggedHand) -> None:
+        """Count a hand of a log (one that is not legal is an error naming the log and the
+        line)."""
+        try:
+            self.add(hand.record)
+        except AcpcError as exc:
+            raise hand.error(exc) from None
+
+
+def log_stats(paths: Sequence[Path], game: Game | None = None) -> PlayerStats:
+    """The statistics of every hand of the logs at ``paths``, each read once: of ``game``,
+    else of the game the first log's header names (every log must be of that game)."""
+    stats: PlayerStats | None = None
+    # Each hand is replayed once, by the statistics (which refuse one that is not legal).
+    for hand in logged_hands(paths, game, rules=False):
+        if stats is None:
+            stats = PlayerStats(hand.game)
+        stats.add_hand(hand)
+    assert stats is not None  # a log without a hand is an error
+    stats.logs.extend(str(path) for path in paths)
+    return stats
 
 
 def _percent(part: float, whole: int) -> float | None:

@@ -48,6 +48,8 @@ __all__ = [
 ]
 
 SUFFIX = ".probs"
+_COMPRESSED_SUFFIXES = (".gz", ".xz", ".bz2")
+"""What a compressed log's name ends in (see :mod:`acpcbot.logreader`)."""
 FORMAT_LINE = "# acpcbot decision probabilities 1"
 _EXPLAINED = (
     "# per hand of the log: the acting player's fold/call/raise probabilities at each decision"
@@ -64,12 +66,16 @@ class DecisionFileError(AcpcError):
 
 
 def decisions_path(log: Path) -> Path:
-    """The decisions file of the log ``log``: ``X.log`` → ``X.probs``.
+    """The decisions file of the log ``log``: ``X.log`` → ``X.probs``, also for the log
+    compressed (``X.log.gz``, ``.xz``, ``.bz2``: the log readers read it as it is).
 
-    >>> decisions_path(Path("m/a-b.seed1.n10.log"))
-    PosixPath('m/a-b.seed1.n10.probs')
+    >>> decisions_path(Path("m/a-b.seed1.n10.log")), decisions_path(Path("a-b.log.gz"))
+    (PosixPath('m/a-b.seed1.n10.probs'), PosixPath('a-b.probs'))
     """
-    return log.with_name(log.name.removesuffix(".log") + SUFFIX)
+    name = log.name
+    for suffix in _COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return log.with_name(name.removesuffix(".log") + SUFFIX)
 
 
 def _number(value: float) -> str:

@@ -24,13 +24,14 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO, NamedTuple, TypeVar
 
 from acpcbot.errors import AcpcError
-from acpcbot.protocol.logfile import LogHeader
+from acpcbot.logreader import LogError, LogReader
+from acpcbot.protocol.logfile import LogHeader, parse_state_line
 from acpcbot.smallfile import shown_path
 from dealer.referee.config import MatchConfig, logged_text
-from dealer.referee.matchlog import LoggedLine, LogReader, MatchLog, MatchLogError
+from dealer.referee.matchlog import MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.tlog import TransactionFileError, TransactionLogError, TransactionReader
 
@@ -61,6 +62,28 @@ def open_regular(path: Path, what: str) -> BinaryIO | None:
         return path.open("rb")
     except OSError as exc:
         raise ResumeError(f"cannot read {what} {logged_text(str(path))}: {exc.strerror}") from None
+
+
+class LoggedLine(NamedTuple):
+    """A line of the earlier run's log after its header, as the dealer wrote it."""
+
+    number: int
+    """The line's number in the file (1-based)."""
+    text: str
+    """The line without its ``\\n``, one Latin-1 character a byte (as the dealer writes)."""
+
+    @property
+    def is_score(self) -> bool:
+        return self.text.startswith("SCORE:")
+
+
+def _logged_lines(log: LogReader) -> Iterator[LoggedLine]:
+    """The lines of ``log`` after its header that the replay must write again: every hand,
+    then the ``SCORE`` line if there is one."""
+    for hand in log:
+        yield LoggedLine(hand.number, hand.line.decode("latin-1"))
+    if log.score is not None:
+        yield LoggedLine(log.score_line, log.score_bytes.decode("latin-1"))
 
 
 class Resumption:
@@ -98,11 +121,16 @@ class Resumption:
             self._old_file = open_regular(log_path, "log file")
             old_file = self._old_file
             if old_file is not None:
-                self._old = self._checked(lambda: LogReader(old_file, self._log_name))
+                # A last line without its newline is one the dealer was writing when killed.
+                self._old = self._checked(
+                    lambda: LogReader(old_file, self._log_name, whole_lines_only=True)
+                )
                 if self._old.header is not None:
                     self._check_header(self._old.header)
-                self._old_lines = self._old.lines()
+                self._old_lines = _logged_lines(self._old)
                 self._expected = self._checked(lambda: next(self._old_lines, None))
+                if self._expected is not None and self._old.header is None:
+                    raise self._refuse(f"{self._log_name}: no log header")
             if self._expected is not None and self._tlog_file is None:
                 raise self._refuse(f"{self._log_name} has hands but there is no {self._tlog_name}")
             if write_log:
@@ -127,7 +155,7 @@ class Resumption:
         """``read()``; a damaged old log is a refusal."""
         try:
             return read()
-        except MatchLogError as exc:
+        except LogError as exc:
             raise self._refuse(str(exc)) from None
 
     def _check_header(self, header: LogHeader) -> None:
@@ -135,8 +163,9 @@ class Resumption:
         name = self._log_name
         if header.seed != now.seed:
             raise self._refuse(f"{name} was played with seed {header.seed}, not {now.seed}")
-        if header.game_path != now.game_path and not _same_file(header.game_path, now.game_path):
-            then, given = shown_path(header.game_path), shown_path(now.game_path)
+        game = logged_text(header.game_path)  # the bytes the log holds, as the dealer's text
+        if game != now.game_path and not _same_file(game, now.game_path):
+            then, given = shown_path(game), shown_path(now.game_path)
             raise self._refuse(f"{name} was played with game {then}, not {given}")
         for option in ("t_response", "t_hand", "t_per_hand"):
             then, given = getattr(header, option), getattr(now, option)
@@ -145,15 +174,14 @@ class Resumption:
 
     def _difference(self, old: LoggedLine, text: str) -> str:
         """Why the old log's line is not the line the replay wrote (``text``)."""
-        assert self._old is not None
-        where = f"{self._old.name} line {old.number}"
+        where = f"{self._log_name} line {old.number}"
         if old.is_score or text.startswith("SCORE:"):
             return f"{where} is {old.text!a}; the replay of {self._tlog_name} gives {text!r}"
         try:
-            then = self._old.state(old)
-        except MatchLogError as exc:
-            return str(exc)
-        now = self._old.state(LoggedLine(old.number, text))
+            then = parse_state_line(old.text)
+        except AcpcError as exc:
+            return f"{where}: {exc}"
+        now = parse_state_line(text)
         if then.hand_number != now.hand_number:
             return f"{where} is hand {then.hand_number}, {self._tlog_name} hand {now.hand_number}"
         hand = f"{where} (hand {then.hand_number})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import lzma
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,25 @@ def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["infogain", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"acpcbot: error: {bad}:1: ") and err.count("\n") == 1
+
+
+def test_a_compressed_log_reads_as_the_log(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["infogain", str(log), "--json", *RUNOUTS]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    packed = tmp_path / "m.log.xz"
+    packed.write_bytes(lzma.compress(log.read_bytes()))
+    assert main(["infogain", str(packed), "--json", *RUNOUTS]) == 0
+    assert json.loads(capsys.readouterr().out) == {**plain, "logs": [str(packed)]}
+
+
+def test_a_log_of_another_game_than_the_one_given_says_so(
+    log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nolimit = "holdem.nolimit.2p.reverse_blinds.game"
+    assert main(["infogain", str(log), "--game", nolimit, *RUNOUTS]) == 1
+    assert capsys.readouterr().err == (
+        f"acpcbot: error: {log} is a log of another game: its header names "
+        "'holdem.limit.2p.reverse_blinds.game', not the game given\n"
+    )

@@ -8,8 +8,10 @@ time and memory limit)."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
+import lzma
 import os
 import resource
 import shutil
@@ -425,6 +427,39 @@ def test_a_pipe_is_read_as_a_stream(example_logs: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Alice vs Bob: 1,000 hands, +2770 chips")
+
+
+@pytest.mark.parametrize("kind", ["gz", "xz"])
+def test_compressed_logs_are_read_directly(
+    example_logs: Path, tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "not a log line" with the compressed bytes quoted: the logs, read as they are."""
+    compress = gzip.compress if kind == "gz" else lzma.compress
+    packed = []
+    for name in (SEED42, SEED42_TWIN):
+        path = tmp_path / f"{name}.{kind}"
+        path.write_bytes(compress((example_logs / name).read_bytes()))
+        packed.append(str(path))
+    assert main(["results", *packed]) == 0
+    text = capsys.readouterr().out
+    assert main(["results", str(example_logs / SEED42), str(example_logs / SEED42_TWIN)]) == 0
+    plain = capsys.readouterr().out
+    assert text.replace(f".log.{kind}", ".log").replace(str(tmp_path), str(example_logs)) == plain
+
+
+def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
+    """A log whose header names /etc/passwd (here: a file like it) as its game: the error
+    names the file and the reason, never a line of it."""
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    log = tmp_path / "m.log"
+    log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", str(passwd)) + HANDS)
+    done = _run("results", log)
+    assert done.returncode == 1
+    assert _error_line(done.stderr) == (
+        f"acpcbot: error: cannot read the game {str(passwd)!r} of {log}: {passwd} is not a "
+        "valid game definition; give --big-blind"
+    )
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])

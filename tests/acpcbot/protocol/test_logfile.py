@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from acpcbot.protocol.logfile import (
     parse_header,
     parse_score_line,
     parse_state_line,
+    state_fields,
 )
 from acpcbot.rules import replay
 
@@ -84,11 +86,8 @@ def test_whole_numbers_print_as_by_the_general_path() -> None:
 def test_bad_state_lines(line: str) -> None:
     with pytest.raises(MatchStateError):
         parse_state_line(line)
-    if line.count(":") == 5:
-        from acpcbot.protocol.logfile import parse_state_outcome
-
-        with pytest.raises(MatchStateError):
-            parse_state_outcome(line)
+    with pytest.raises(MatchStateError):
+        state_fields(line.encode())
 
 
 @pytest.mark.parametrize(
@@ -119,12 +118,42 @@ def test_bad_score_line() -> None:
         parse_score_line("SCORE:1|2:A")
 
 
-def test_state_outcome_agrees_with_the_full_parse(vectors: Path) -> None:
-    from acpcbot.protocol.logfile import parse_state_outcome
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b"SCORE:1|-1:A|B", "not a STATE line"),
+        (b"STATE:0:cc:7d3d|2hAc:5|-5", "a STATE line has 6 fields, this one 5"),
+        (b"STATE:\xc2\xb2:cc:7d3d|2hAc:5|-5:A|B", "the hand number '\xc2\xb2' is not 0 .."),
+        (b"STATE:4294967296:cc:7d3d|2hAc:5|-5:A|B", "the hand number 4294967296 is not 0 .."),
+        (b"STATE:0:cx:7d3d|2hAc:5|-5:A|B", "bad betting 'cx'"),
+        (b"STATE:0:cc:7d3d|2hA:5|-5:A|B", "bad cards '7d3d|2hA'"),
+        (b"STATE:0:cc:7d3d|2hAc:5:A|B", "1 values (a game has 2 .. 10 players)"),
+        (b"STATE:0:cc:7d3d|2hAc:5|1e3:A|B", "the value '1e3' is not a decimal number"),
+        (b"STATE:0:cc:7d3d|2hAc:5|-90071992547409930:A|B", "a value beyond 9007199254740992"),
+        (b"STATE:0:cc:7d3d|2hAc|Ks:5|-5:A|B", "3 hole-card groups for 2 values"),
+        (b"STATE:0:cc:7d3d|2hAc:5|-5:A|B|C", "2 values but 3 names"),
+    ],
+)
+def test_the_state_line_parser_says_what_is_wrong(line: bytes, why: str) -> None:
+    with pytest.raises(MatchStateError) as caught:
+        state_fields(line)
+    assert str(caught.value).startswith(why)
+    with pytest.raises(MatchStateError, match="^" + re.escape(why)):
+        parse_state_line(line)  # the same parser, and the line quoted after the reason
 
-    for log in _logs(vectors):
-        for line in log.read_text().splitlines()[4:-1]:
-            record = parse_state_line(line)
-            assert parse_state_outcome(line) == (record.hand_number, record.values, record.names)
-    with pytest.raises(MatchStateError):
-        parse_state_outcome("STATE:x:c:7d3d|2hAc:1|2:A|B")
+
+@pytest.mark.parametrize(
+    ("names", "why"),
+    [(b"A|", "an empty player name"), (b"A|B\x1b", "a control character"), (b"A|A", "two")],
+)
+def test_names_are_checked(names: bytes, why: str) -> None:
+    with pytest.raises(MatchStateError, match=why):
+        parse_state_line(b"STATE:0:cc:7d3d|2hAc:5|-5:" + names)
+
+
+def test_names_are_utf8_else_latin1_in_text_or_bytes() -> None:
+    line = "STATE:0:f:7d3d|2hAc:5|-5:Zoë|Ana"
+    assert parse_state_line(line).names == ("Zoë", "Ana")
+    assert parse_state_line(line.encode("utf-8")).names == ("Zoë", "Ana")
+    assert parse_state_line(line.encode("latin-1")).names == ("Zoë", "Ana")
+    assert parse_score_line(b"SCORE:5|-5:Zo\xeb|Ana").names == ("Zoë", "Ana")

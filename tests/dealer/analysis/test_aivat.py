@@ -124,8 +124,7 @@ def test_one_hand_with_a_bets_to_come_term() -> None:
 def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> None:
     """With the shipped table, the two players' estimates of every hand add up to 0, as
     their results do: the estimate does not depend on whose winnings are asked for."""
-    from acpcbot.protocol.logfile import parse_state_line
-    from dealer.analysis.loglines import state_lines
+    from acpcbot.logreader import open_log
 
     value = CheckDownValue(limit_game)
     assert value.bets is not None and np.abs(value.bets.coefficients).sum() > 0
@@ -133,12 +132,13 @@ def test_the_value_function_is_zero_sum(tmp_path: Path, limit_game: Game) -> Non
     outcome = play_half(plan, 0, limit_game, tmp_path, make, record_decisions=True)
     log = tmp_path / outcome.log
     said = dict(read_decisions(log.with_suffix(".probs")))
-    for _, line in state_lines(log):
-        record = parse_state_line(line)
-        decisions = said[record.hand_number]
-        a, _ = correct_hand(limit_game, record, 0, decisions, value)
-        b, _ = correct_hand(limit_game, record, 1, decisions, value)
-        assert a == pytest.approx(-b, abs=1e-9), line
+    with open_log(log) as hands:
+        for hand in hands:
+            record = hand.record(limit_game)
+            decisions = said[record.hand_number]
+            a, _ = correct_hand(limit_game, record, 0, decisions, value)
+            b, _ = correct_hand(limit_game, record, 1, decisions, value)
+            assert a == pytest.approx(-b, abs=1e-9), hand.line
 
 
 @pytest.mark.e2e

@@ -63,7 +63,7 @@ def test_the_game_is_looked_up_beside_the_log_first(tmp_path: Path) -> None:
     log = read_log(_write(tmp_path, "a.log", LOG))
     assert big_blind_of(log) == 50
     (tmp_path / LIMIT_HOLDEM).write_text("not a game\n")
-    with pytest.raises(ResultsError, match=r"cannot read the game .* unknown key"):
+    with pytest.raises(ResultsError, match=r"cannot read the game .* not a valid game definition"):
         big_blind_of(log)
     (tmp_path / LIMIT_HOLDEM).unlink()
     assert big_blind_of(log) == 10  # the bundled one
@@ -71,6 +71,22 @@ def test_the_game_is_looked_up_beside_the_log_first(tmp_path: Path) -> None:
     (tmp_path / LIMIT_HOLDEM).write_text(no_blinds)
     with pytest.raises(ResultsError, match="has no big blind; give --big-blind"):
         big_blind_of(log)
+
+
+def test_a_game_file_a_log_names_is_never_quoted(tmp_path: Path) -> None:
+    """A log is data from elsewhere: its header may name any readable file as its game (say
+    /etc/passwd); the error names the file and the reason, never a line of it."""
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\nsecret = 42\n")
+    log = read_log(_write(tmp_path, "a.log", LOG.replace(LIMIT_HOLDEM.encode(), bytes(secret))))
+    with pytest.raises(ResultsError) as caught:
+        big_blind_of(log)
+    message = str(caught.value)
+    assert message == (
+        f"cannot read the game {str(secret)!r} of {tmp_path / 'a.log'}: {secret} is not a valid "
+        "game definition; give --big-blind"
+    )
+    assert "root:" not in message and "secret" not in message
 
 
 def test_warnings_and_strict_failures(tmp_path: Path) -> None:

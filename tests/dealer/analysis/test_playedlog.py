@@ -12,13 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer.analysis.playedlog import (
-    MAX_CHIPS,
-    MAX_LINE_BYTES,
-    LogError,
-    PlayedLog,
-    read_log_stream,
-)
+from acpcbot.logreader import MAX_LINE_BYTES, LogError
+from acpcbot.protocol.logfile import MAX_CHIPS
+from dealer.analysis.playedlog import PlayedLog, read_log_stream
 
 HEADER = (
     b"# name/game/hands/seed m holdem.limit.2p.reverse_blinds.game 6 7\n"

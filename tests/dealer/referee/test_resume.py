@@ -87,7 +87,7 @@ def test_nothing_may_follow_the_score_line(tmp_path: Path, vectors: Path) -> Non
         log.write("STATE:1000:cc/cc/cc/cc:9h6s|3d3h/5s3s8h/9d/5c:0|0:Bob|Alice\n")
     before = _files(tmp_path)
     error = _refused(_dealer(*RESUME, cwd=tmp_path), before, tmp_path)
-    assert error.endswith(f"{PAIR}.log line 1006: a line after the SCORE line of line 1005")
+    assert error.endswith(f"{PAIR}.log:1006: a STATE line after the SCORE line (line 1005)")
 
 
 @pytest.mark.e2e
@@ -195,16 +195,17 @@ DAMAGED_LOG = {
     "superscript-hand": (
         6,
         "STATE:²:cc/cc/cc/cc:9h6s|3d3h/5s3s8h/9d/5c:0|0:Bob|Alice".encode(),
-        "line 6: bad hand number",
+        ":6: the hand number '",
     ),
-    "garbage": (6, b"garbage", "line 6: not a STATE or SCORE line: 'garbage'"),
-    "binary": (6, b"\x00\xff\xfe", "line 6: not a STATE or SCORE line"),
-    "score-inside": (6, b"SCORE:1|-1:Alice|Bob", "line 6 is 'SCORE:1|-1:Alice|Bob'; the replay"),
-    "long-line": (6, b"STATE:" + b"c" * 70000, "line 6: longer than 65536 bytes"),
-    "short-state": (6, b"STATE:1:cc", "line 6: STATE needs 6 fields"),
-    "header": (1, b"# name/game/hands/seed x", "no log header (bad log header line"),
-    "header-digits": (1, f"# name/game/hands/seed {PAIR} {GAME} 1000 4²".encode(), "no log header"),
-    "header-option": (2, "#--t_response ²".encode(), "no log header"),
+    "garbage": (6, b"garbage", ":6: not a log line (# comment, STATE or SCORE): 'garbage'"),
+    "binary": (6, b"\x00\xff\xfe", ":6: not a log line (# comment, STATE or SCORE)"),
+    "score-inside": (6, b"SCORE:1|-1:Alice|Bob", ":7: a STATE line after the SCORE line (line 6)"),
+    "long-line": (6, b"STATE:" + b"c" * 70000, ":6: a line longer than 65536 bytes"),
+    "short-state": (6, b"STATE:1:cc", ":6: a STATE line has 6 fields, this one 3"),
+    "header": (1, b"# name/game/hands/seed x", ": bad log header line"),
+    "header-digits": (1, f"# name/game/hands/seed {PAIR} {GAME} 1000 4²".encode(), ": bad log"),
+    "header-option": (2, "#--t_response ²".encode(), ": bad log header line"),
+    "no-header": (1, b"STATE:0:f:7d3d|2hAc:5|-5:Alice|Bob", ": no log header"),
     "betting": (
         5,
         b"STATE:0:rrc/crrrrc/rrc/rrrr:7d3d|2hAc/5sKs7s/9s/6h:170|-170:Alice|Bob",
