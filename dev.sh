@@ -2,11 +2,13 @@
 # acpcbot's two commands, each of which sets itself up first:
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
 #   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, the
-#                                            docs (strict), all tests (what CI runs)
+#                                            docs (strict), all tests (what CI runs;
+#                                            mosquitto and chromium from Debian if missing)
 #   ./dev.sh test --fast [PYTEST ARGS...]    the same checks, then only the fast tier: the
 #                                            tests that stay in-process (not e2e, not slow)
 # and two helpers:
-#   ./dev.sh extras EXTRA...                 add extras to .venv: fast mqtt plot cluster bench docs test
+#   ./dev.sh extras EXTRA...                 add extras to .venv (fast mqtt plot cluster
+#                                            bench docs web test)
 #   ./dev.sh docs [serve]                    build the documentation site into site/ (strict)
 # The virtual environment lives in .venv (override with ACPCBOT_VENV); `. .venv/bin/activate`
 # puts acpcbot and acpc-dealer on your PATH.
@@ -45,6 +47,15 @@ ensure_mosquitto() {
     if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
         echo "dev.sh: installing mosquitto (Debian's package) for the telemetry tests" >&2
         install_debian_packages mosquitto
+    fi
+}
+
+# The web page's browser tests drive a real headless browser: Debian's chromium, through
+# Playwright (from the test extra), which never downloads a browser of its own here.
+ensure_chromium() {
+    if [ -z "${ACPCBOT_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+        echo "dev.sh: installing chromium (Debian's package) for the web page's browser tests" >&2
+        install_debian_packages chromium
     fi
 }
 
@@ -94,7 +105,10 @@ case "$cmd" in
             tier=(-m "not e2e and not slow")
         fi
         ensure_python
-        [ ${#tier[@]} -gt 0 ] || ensure_mosquitto
+        if [ ${#tier[@]} -eq 0 ]; then
+            ensure_mosquitto
+            ensure_chromium
+        fi
         install_project test
         export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
         if [ ${#tier[@]} -gt 0 ] && [ -z "$(ls -A "$NUMBA_CACHE_DIR" 2>/dev/null)" ]; then

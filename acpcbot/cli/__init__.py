@@ -35,6 +35,7 @@ COMMANDS = (
     "stats",
     "tournament",
     "watch",
+    "web",
 )
 """The subcommands, each a module of this package of the same name."""
 

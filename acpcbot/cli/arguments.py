@@ -102,6 +102,18 @@ def tcp_port(text: str) -> int:
     return port
 
 
+def listening_port(text: str) -> int:
+    """A TCP port to listen on, 0 (any free one, chosen by the system) .. 65535.
+
+    >>> listening_port("0"), listening_port("8000")
+    (0, 8000)
+    """
+    port = int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else -1
+    if not 0 <= port < 65536:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
+    return port
+
+
 def seconds(text: str) -> float:
     """A number of seconds (negative: for ever), up to about 24 days."""
     value = _number(text)

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     )
     from dealer.running.match import (
         AfterHalf,
+        BeforeHalf,
         MatchFailedError,
         MatchInterruptedError,
         MatchRequest,
@@ -91,6 +92,7 @@ __all__ = [
     "RESULTS",
     "SUMMARY",
     "AfterHalf",
+    "BeforeHalf",
     "Decisions",
     "DuplicatePlan",
     "DuplicateRun",
@@ -131,6 +133,7 @@ _NAMES = {
     ),
     "dealer.running.match": (
         "AfterHalf",
+        "BeforeHalf",
         "MatchFailedError",
         "MatchInterruptedError",
         "MatchRequest",

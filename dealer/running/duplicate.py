@@ -26,7 +26,7 @@ import re
 import time
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from acpcbot.player import Player
 from acpcbot.writing import OutputFile, WriteError
 from dealer.analysis.results import HalfResult, PairResult, half_result, pair_result
 from dealer.analysis.stats import pair_samples
-from dealer.referee.config import MatchConfig
+from dealer.referee.config import MatchConfig, TimeLimits
 from dealer.referee.decisionlog import DecisionRecorder, decisions_path
 from dealer.referee.faults import MatchAbortedError
 from dealer.referee.inprocess import SeatTally, play_in_process
@@ -157,6 +157,10 @@ class DuplicatePlan:
     transport: Transport = Transport.INPROCESS
     duplicate: bool = True
     game_path: str = LIMIT_HOLDEM
+    limits: TimeLimits = field(default_factory=TimeLimits)
+    """The players' time limits over TCP (the reference's by default); not part of what
+    defines the match (:func:`dealer.running.summary.plan_json`), as the logs' header says
+    which were used."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -206,7 +210,15 @@ class DuplicatePlan:
         """The dealer's settings for ``half`` (raises :class:`AcpcError` for names a log
         cannot hold)."""
         names = tuple(self.names[i] for i in self.seats(half))
-        return MatchConfig(self.half_name(half), game, self.game_path, self.hands, self.seed, names)
+        return MatchConfig(
+            self.half_name(half),
+            game,
+            self.game_path,
+            self.hands,
+            self.seed,
+            names,
+            limits=self.limits,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,12 +42,24 @@ from dealer.analysis.aivat import AivatHalf, aivat_half
 from dealer.analysis.playedlog import read_log
 from dealer.running.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 
-__all__ = ["AfterHalf", "HalfDone", "HalfJob", "Halves", "process_context", "settle_imports"]
+__all__ = [
+    "AfterHalf",
+    "BeforeHalf",
+    "HalfDone",
+    "HalfJob",
+    "Halves",
+    "process_context",
+    "settle_imports",
+]
 
 AfterHalf = Callable[[int, Sequence[Player]], Any]
 """Called in the process that played a half, with the half (0 or 1) and its players in
 agent order (A, B), after the half finished; what it returns is collected (it must pickle
 when halves run in processes)."""
+
+BeforeHalf = Callable[[int], bool]
+"""Asked in the process that runs the match, before each half after the first (with the
+half, 1) when the halves are played one after the other: whether to play it."""
 
 _REPORT_EVERY = 64
 """Hands between a half's looks at the clock for a progress report."""
@@ -206,8 +218,10 @@ class Halves:
         listening: Listening | None = None,
         record_decisions: bool = False,
         replay: bool = False,
+        before_half: BeforeHalf | None = None,
     ) -> None:
         self.context = process_context()
+        self.before_half = before_half
         stop_flag: _StopFlag = self.context.RawValue(ctypes.c_bool, False)
         self.job = HalfJob(
             entrants,
@@ -252,6 +266,8 @@ class Halves:
         """One half after the other, in this process."""
         for half in range(self.plan.halves):
             if self.job.stop_flag.value:
+                return
+            if half and self.before_half is not None and not self.before_half(half):
                 return
             done = self.job.play(half, self.report)
             self._keep(half, done)

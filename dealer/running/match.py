@@ -69,6 +69,7 @@ from dealer.analysis.aivat import pair_of
 from dealer.analysis.aivatreport import AivatReport, aivat_json, aivat_lines, aivat_logs
 from dealer.analysis.bankrollplot import PLOT, bankroll_png, match_curves
 from dealer.analysis.playedlog import read_log
+from dealer.referee.config import TimeLimits
 from dealer.referee.decisionlog import decisions_path
 from dealer.running.duplicate import (
     DuplicatePlan,
@@ -79,12 +80,13 @@ from dealer.running.duplicate import (
     derived_seed,
     duplicate_run,
 )
-from dealer.running.halves import AfterHalf, Halves
+from dealer.running.halves import AfterHalf, BeforeHalf, Halves
 from dealer.running.matchfolder import MatchFolder, check_path
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
     "AfterHalf",
+    "BeforeHalf",
     "MatchFailedError",
     "MatchInterruptedError",
     "MatchRequest",
@@ -147,6 +149,9 @@ class MatchRequest:
     and ports chosen by the system by default)."""
     aivat: bool = False
     """Record every decision's probabilities beside the logs and add the AIVAT estimate."""
+    limits: TimeLimits = field(default_factory=TimeLimits)
+    """The players' time limits over TCP (the reference dealer's by default), as the logs'
+    headers record them; a player over one ends the half, as it ends a reference match."""
 
     @property
     def entrants(self) -> tuple[Entrant, Entrant]:
@@ -169,6 +174,7 @@ class MatchRequest:
             transport=self.transport,
             duplicate=self.duplicate,
             game_path=self.game,
+            limits=self.limits,
         )
 
     @property
@@ -232,11 +238,18 @@ def run_match(
     *,
     after_half: AfterHalf | None = None,
     on_progress: Callable[[int, float], None] | None = None,
+    before_half: BeforeHalf | None = None,
 ) -> MatchRun:
     """Check, play and record ``request``'s match (see the module's description).
     ``on_progress`` is told now and then the hands played so far (over both halves) and
-    agent A's chips over them, as the progress line is (a tournament sums its matches)."""
+    agent A's chips over them, as the progress line is (a tournament sums its matches).
+    ``before_half`` is asked before the second half whether to play it (a person who plays
+    the first half decides on the rematch): with it the halves are played one after the
+    other in this process, and a ``False`` ends the match as Ctrl-C between the halves
+    would (interrupted, the first half's hands kept)."""
     game = check_match(request)
+    if before_half is not None and request.transport is Transport.REMOTE:
+        raise AcpcError("remote players' halves are played at once: no asking between them")
     plan = request.plan()
     out = request.out_dir
     files = [plan.log_name(half) for half in range(plan.halves)] + [PLOT]
@@ -273,6 +286,7 @@ def run_match(
             listening=request.listening,
             record_decisions=request.aivat,
             replay=replay,
+            before_half=before_half,
         )
         started = time.perf_counter()
         crash: str | None = None
@@ -280,7 +294,10 @@ def run_match(
         at_once = plan.transport is Transport.REMOTE and plan.halves > 1
         with _first_interrupt_stops(halves.stop), lines_to(monitor.display.write):
             try:
-                if at_once or min(request.jobs or default_jobs(), plan.halves) > 1:
+                in_turn = before_half is not None
+                if at_once or (
+                    not in_turn and min(request.jobs or default_jobs(), plan.halves) > 1
+                ):
                     halves.play_in_processes()
                 else:
                     halves.play_here()

@@ -8,6 +8,8 @@ import pytest
 from tests.faces import check_face
 
 
-@pytest.mark.parametrize("package", ["dealer.referee", "dealer.analysis", "dealer.running"])
+@pytest.mark.parametrize(
+    "package", ["dealer.referee", "dealer.analysis", "dealer.running", "dealer.web"]
+)
 def test_the_face_gives_what_it_lists(package: str) -> None:
     check_face(package)

@@ -11,6 +11,7 @@ import argparse
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from tests.conftest import REPO
 DOCKER = REPO / "docker"
 COMPOSE = DOCKER / "compose.yaml"
 MATCH_SERVICES = ("dealer", "bot-a", "bot-b")
-ACPCBOT_SERVICES = (*MATCH_SERVICES, "watch", "scheduler", "worker")
+ACPCBOT_SERVICES = (*MATCH_SERVICES, "watch", "web", "scheduler", "worker")
 VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")
 
 
@@ -60,6 +61,7 @@ def test_the_services_and_their_profiles(raw: dict[str, Any]) -> None:
     default = {name for name, s in services.items() if not s.get("profiles")}
     assert default == {"dealer", "bot-a", "bot-b", "broker"}
     assert services["watch"]["profiles"] == ["watch"]
+    assert services["web"]["profiles"] == ["web"]
     assert services["scheduler"]["profiles"] == services["worker"]["profiles"] == ["cluster"]
 
 
@@ -116,6 +118,25 @@ def test_the_dealer_and_the_bots_play_one_duplicate_match(raw: dict[str, Any]) -
     assert _services(raw, RESULTS="/srv/r")["dealer"]["volumes"] == ["/srv/r:/results"]
 
 
+def test_the_web_profile_serves_the_results_and_the_broker_behind_a_token(
+    raw: dict[str, Any],
+) -> None:
+    services = _services(raw, WEB_PORT="9000", WEB_TOKEN="t")
+    web = _args(services["web"])
+    assert (web.command, web.folders, web.play_dir) == (
+        "web",
+        [Path("/results")],
+        Path("/results/played"),
+    )
+    assert web.mqtt.shown() == "mqtt://broker:1883/acpcbot"
+    # Listening on every interface of its container: the command asks for a token then.
+    assert (web.host, web.port) == ("0.0.0.0", 8000)
+    assert services["web"]["environment"] == {"ACPCBOT_WEB_TOKEN": "t"}
+    assert services["web"]["ports"] == ["127.0.0.1:9000:8000"]
+    assert services["web"]["volumes"] == ["./results:/results"]
+    assert "web" in (DOCKER / "Dockerfile").read_text().split("ARG EXTRAS=")[1].split()[0]
+
+
 def test_the_healthcheck_watches_the_dealers_ports(raw: dict[str, Any]) -> None:
     services = _services(raw)
     ports = _args(services["dealer"]).ports
@@ -137,9 +158,12 @@ def test_match_traffic_stays_on_an_internal_network(raw: dict[str, Any]) -> None
     for name in (*MATCH_SERVICES, "broker", "watch"):
         assert services[name]["networks"] == ["match"], name
         assert "ports" not in services[name] and "network_mode" not in services[name], name
-    # Only the cluster profile publishes anything: the scheduler, on the host's loopback.
+    # Only the cluster and web profiles publish anything, on the host's loopback: the
+    # scheduler, and the web page (which reaches the broker on the match network and the
+    # host through a network of its own).
     published = {name: s["ports"] for name, s in services.items() if "ports" in s}
-    assert published == {"scheduler": ["127.0.0.1:8786:8786"]}
+    assert published == {"scheduler": ["127.0.0.1:8786:8786"], "web": ["127.0.0.1:8000:8000"]}
+    assert services["web"]["networks"] == ["match", "web"] and raw["networks"]["web"] == {}
     assert services["scheduler"]["networks"] == services["worker"]["networks"] == ["cluster"]
 
 
@@ -204,8 +228,9 @@ def test_compose_reads_the_file() -> None:
     command = _compose_command()
     if command is None:
         pytest.skip("neither docker-compose nor docker compose is installed")
+    profiles = [f"--profile={name}" for name in ("watch", "web", "cluster")]
     done = subprocess.run(
-        [*command, "-f", str(COMPOSE), "--profile", "watch", "--profile", "cluster", "config"],
+        [*command, "-f", str(COMPOSE), *profiles, "config"],
         capture_output=True,
         text=True,
         check=False,

@@ -24,6 +24,7 @@ import pytest
 from acpcbot.actions import CALL, FOLD, Action
 from acpcbot.cli import main
 from acpcbot.errors import AcpcError
+from acpcbot.game import bundled_game
 from acpcbot.logconfig import get_logger
 from acpcbot.player import BettingView, HandResult, Player
 from acpcbot.protocol.matchstate import MatchState
@@ -31,6 +32,7 @@ from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
+from dealer.referee import TimeLimits
 from dealer.running import MatchFailedError, MatchRequest, Transport, run_match
 from tests.conftest import REPO
 
@@ -535,3 +537,47 @@ def test_the_evaluation_script_plays_the_same_matches(
         for log in logs:
             assert log.read_bytes() == (ours / log.name).read_bytes()
     capsys.readouterr()
+
+
+def test_asked_before_the_second_half_the_match_ends_with_the_first_kept(
+    tmp_path: Path,
+) -> None:
+    asked: list[int] = []
+
+    def no_rematch(half: int) -> bool:
+        asked.append(half)
+        return False
+
+    request = MatchRequest(
+        entrant("example"), entrant("always-call"), hands=30, seed=4, out=tmp_path / "m", jobs=2
+    )
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        run_match(request, before_half=no_rematch)
+    assert asked == [1]  # once, before the second half; the halves were played in turn
+    summary = json.loads((tmp_path / "m" / "summary.json").read_text())
+    assert (summary["status"], summary["hands"], len(summary["halves"])) == ("interrupted", 30, 1)
+    assert sorted(p.name for p in (tmp_path / "m").glob("*.log")) == [request.plan().log_name(0)]
+    assert "interrupted after 30 of 60 hands" in str(stopped.value)
+    played = run_match(
+        MatchRequest(entrant("example"), entrant("always-call"), hands=30, seed=4, force=True,
+                     out=tmp_path / "m"),
+        before_half=lambda half: True,
+    )  # fmt: skip
+    assert played.run.hands == 60
+
+
+def test_time_limits_go_to_the_referee_and_the_logs_headers(tmp_path: Path) -> None:
+    limits = TimeLimits(response_ms=1500, hand_ms=15000, per_hand_ms=15000)
+    request = MatchRequest(
+        entrant("example"),
+        entrant("always-call"),
+        hands=5,
+        out=tmp_path / "m",
+        transport=Transport.TCP,
+        jobs=1,
+        limits=limits,
+    )
+    run_match(request)
+    header = (tmp_path / "m" / request.plan().log_name(0)).read_text().splitlines()[1:4]
+    assert header == ["#--t_response 1500", "#--t_hand 15000", "#--t_per_hand 15000"]
+    assert request.plan().config(0, bundled_game()).limits == limits

@@ -1,0 +1,137 @@
+"""A local web page for matches and their logs: watch them live, replay any ACPC log hand by
+hand, and sit down at a seat yourself.
+
+Live: the matches, players and tournaments publishing to the broker (--mqtt URL: what
+`acpcbot watch` shows), and those in the folders DIR...: progress, hands/s, agent A's running
+mbb/g with its 95% CI, its bankroll curve with the CI band growing as hands arrive, a
+tournament's crosstable as a heatmap as it fills; a match whose process died shows as aborted.
+
+Replay: any .log in the folders (ours or the reference dealer's): the hands with filters
+(largest pots, showdowns, one player's losses, a hand number) and each hand step by step:
+cards, board, every action with the pot; with the .probs of an --aivat match beside it, each
+decision's fold/call/raise probabilities and the hand's AIVAT value.
+
+Play: you against any agent (a built-in name, NAME:KEY=VALUE,..., a plug-in or module:Class)
+on acpcbot's dealer, with buttons for the legal actions only, the time limit per action
+shown and the running result; the match is an ordinary match folder in --play-dir (logs and
+summary.json, which `acpcbot results` reads), and the rematch with the same cards and the
+seats swapped is one click. Or you at a seat of any ACPC dealer (its host and port), as
+`acpcbot play` seats an agent. A page closed mid-match is a player that ran out of time:
+the dealer ends the match and the hands played are kept.
+
+Safe by default: it listens on 127.0.0.1 and answers only requests addressed to it there;
+it reads only the folders given (and --play-dir), whatever a URL says; with --host other
+than a loopback address it asks for a token (--token, $ACPCBOT_WEB_TOKEN, or a random one
+printed in the URL). Every script and style is served from the package (no CDN). Needs the
+web extra (aiohttp; --mqtt also the mqtt extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from acpcbot.cli.arguments import listening_port
+from acpcbot.options import broker_url
+
+HELP = "a local web page: live matches, replays of any ACPC log, and you at a seat"
+
+TOKEN_VARIABLE = "ACPCBOT_WEB_TOKEN"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "folders",
+        metavar="DIR",
+        type=Path,
+        nargs="*",
+        help="folders of results to serve (match and tournament folders, logs); nothing else "
+        "is read",
+    )
+    parser.add_argument(
+        "--mqtt",
+        type=broker_url,
+        metavar="URL",
+        help="also show the matches publishing to this MQTT broker: mqtt://[USER:PASS@]HOST"
+        "[:PORT][/PREFIX] (as for acpcbot watch; the mqtt extra)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="the address to listen on (default 127.0.0.1; any other asks for a token)",
+    )
+    parser.add_argument(
+        "--port",
+        type=listening_port,
+        default=8000,
+        metavar="N",
+        help="the port (default 8000; 0: any free one, printed)",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="TEXT",
+        help=f"the token a browser must give (default ${TOKEN_VARIABLE}, or with --host "
+        "other than loopback a random one; always required when given)",
+    )
+    parser.add_argument(
+        "--play-dir",
+        type=Path,
+        default=Path("played"),
+        metavar="DIR",
+        help="where the matches you play go, one match folder each (default ./played, "
+        "created with the first)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import secrets
+    import sys
+
+    from acpcbot.eventloop import run as run_async
+    from acpcbot.extras import need, need_mqtt
+    from acpcbot.logconfig import configure_logging
+
+    need("aiohttp", "acpcbot web", "web")
+    if args.log_level == "info":  # the played matches' clients' connect/finish lines: noise
+        configure_logging(json=args.log_json, level="warning")
+    if args.mqtt is not None:
+        need_mqtt()
+    from agents.registry import entrant, known_strategies, playable_specs
+    from dealer.web import WebSite, is_loopback, serve
+
+    token = args.token or os.environ.get(TOKEN_VARIABLE) or None
+    if token is None and not is_loopback(args.host):
+        token = secrets.token_urlsafe(18)
+    site = WebSite(
+        folders=args.folders,
+        entrant_of=entrant,
+        agents=playable_specs(),
+        strategies=known_strategies,
+        mqtt=args.mqtt,
+        host=args.host,
+        port=args.port,
+        token=token,
+        play_folder=args.play_dir,
+    )
+
+    def ready(url: str) -> None:
+        print(f"acpcbot web: serving on {url} (Ctrl-C to stop)", flush=True)
+
+    left: list[int] = []
+    try:
+        run_async(serve(site, ready, left.append), uvloop=False)
+    except KeyboardInterrupt:
+        print("acpcbot web: stopped", file=sys.stderr, flush=True)
+    if left and left[0]:
+        # Their dealers would wait out the person's clock: leave them where they are.
+        print(
+            f"acpcbot web: {left[0]} match(es) being played were left; every hand they "
+            "finished is in their logs",
+            file=sys.stderr,
+            flush=True,
+        )
+        sys.stdout.flush()
+        os._exit(0)
+    return 0

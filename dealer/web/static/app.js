@@ -1,0 +1,492 @@
+// acpcbot web: the Live, Replay and Play views. Plain JavaScript, no build step; every text
+// that comes from a file or a peer is set as text (never as HTML).
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("data-")) node.setAttribute(name, String(value));
+    else node[name] = value;
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+async function getJson(url) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+const ROUNDS = ["preflop", "flop", "turn", "river"];
+const roundName = (round) => ROUNDS[round] || `round ${round + 1}`;
+
+const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+
+function card(text, extra = "") {
+  if (!text) return el("span", { class: `card back ${extra}`, text: "??", title: "hidden" });
+  const suit = text[1];
+  const red = suit === "h" || suit === "d" ? "red" : "";
+  return el("span", { class: `card ${red} ${extra}`, "data-card": text, text: text[0] + SUITS[suit] });
+}
+
+function number(value, digits = 1) {
+  if (value === null || value === undefined) return "-";
+  return Number(value).toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function signed(value, digits = 1) {
+  if (value === null || value === undefined) return "-";
+  return (value > 0 ? "+" : "") + number(value, digits);
+}
+
+function estimateText(mbb, ci) {
+  if (mbb === null || mbb === undefined) return "-";
+  return signed(mbb) + (ci === null || ci === undefined ? "" : ` \u00b1 ${number(ci)}`);
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "-";
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
+}
+
+// ---- views -------------------------------------------------------------------------------
+
+const views = { live: null, replay: null, play: null };
+let info = { folders: [], agents: [], mqtt: null };
+
+function route() {
+  const name = (location.hash.replace("#", "").split("/")[0]) || "live";
+  const view = views[name] ? name : "live";
+  for (const key of Object.keys(views)) {
+    $(`#view-${key}`).hidden = key !== view;
+    $(`#nav-${key}`).classList.toggle("current", key === view);
+  }
+  views[view].show();
+}
+
+// ---- Live --------------------------------------------------------------------------------
+
+views.live = (() => {
+  let source = null;
+  let selected = null;
+  let chart = null;
+
+  function show() {
+    connect();
+  }
+
+  function connect() {
+    if (source) source.close();
+    const query = selected ? `?key=${encodeURIComponent(selected)}` : "";
+    source = new EventSource(`/api/live/events${query}`);
+    source.onmessage = (event) => render(JSON.parse(event.data));
+  }
+
+  function render(data) {
+    if ($("#view-live").hidden) return;
+    $("#live-broker").textContent = data.broker ? `Broker: ${data.broker}` : "No broker (--mqtt): the folders only.";
+    const body = $("#live-sources tbody");
+    body.replaceChildren();
+    for (const row of data.sources) {
+      const hands = row.kind === "tournament"
+        ? `${number(row.matches_done, 0)}/${number(row.matches_total, 0)} matches`
+        : `${number(row.hands, 0)}` + (row.hands_total ? `/${number(row.hands_total, 0)}` : "");
+      const status = row.status + (row.dropped ? `, ${row.dropped} dropped` : "");
+      const tr = el("tr", { "data-key": row.key, "data-status": row.status, class: row.key === selected ? "selected" : "" },
+        el("td", { text: row.kind + (row.origin === "folder" ? " (folder)" : "") }),
+        el("td", { text: row.name }),
+        el("td", { text: (row.agents || []).join(" vs ") }),
+        el("td", { class: "num", text: hands }),
+        el("td", { class: "num", text: number(row.hands_per_s, 0) }),
+        el("td", { class: "num", text: estimateText(row.mbb, row.ci) }),
+        el("td", { class: "num", text: duration(row.eta_s) }),
+        el("td", { class: `status-${row.status}`, text: status }));
+      tr.addEventListener("click", () => { selected = row.key; connect(); });
+      body.append(tr);
+    }
+    $("#live-empty").hidden = data.sources.length > 0;
+    const detail = data.detail;
+    $("#live-detail").hidden = !detail;
+    if (!detail) return;
+    $("#live-title").textContent = `${detail.name}`;
+    const parts = [`status: ${detail.status}`];
+    if (detail.agents && detail.agents.length) parts.push(`${detail.agents[0]}: ${estimateText(detail.mbb, detail.ci)} mbb/g (95% CI)`);
+    if (detail.hands !== null && detail.hands !== undefined) parts.push(`${number(detail.hands, 0)} hands`);
+    if (detail.hands_per_s) parts.push(`${number(detail.hands_per_s, 0)} hands/s`);
+    if (detail.error) parts.push(`error: ${detail.error}`);
+    $("#live-numbers").textContent = parts.join(" \u00b7 ");
+    drawCurve(detail.curve);
+    drawCrosstable(detail.crosstable);
+    const links = $("#live-links");
+    links.replaceChildren();
+    if (detail.folder) {
+      for (const log of detail.logs || []) {
+        const path = `${detail.folder.path}/${log}`;
+        links.append(el("a", { href: `#replay/${detail.folder.root}/${path}`, text: `replay ${log}` }), " ");
+      }
+    }
+  }
+
+  function drawCurve(curve) {
+    const box = $("#live-chart");
+    const points = curve ? curve.hands.length : 0;
+    box.dataset.points = String(points);
+    box.hidden = !curve || points === 0;
+    $("#live-chart-note").hidden = box.hidden;
+    if (box.hidden) return;
+    const data = [curve.hands, curve.bb, curve.low, curve.high];
+    if (!chart) {
+      const width = Math.min(960, box.parentElement.clientWidth || 900);
+      chart = new uPlot({
+        width, height: 320,
+        scales: { x: { time: false } },
+        axes: [{ label: "hands" }, { label: "big blinds won" }],
+        series: [
+          { label: "hands" },
+          { label: "won (bb)", stroke: "#1565c0", width: 2 },
+          { label: "95% low", stroke: "rgba(21,101,192,0.25)" },
+          { label: "95% high", stroke: "rgba(21,101,192,0.25)" },
+        ],
+        bands: [{ series: [3, 2], fill: "rgba(21,101,192,0.12)" }],
+      }, data, box);
+    } else {
+      chart.setData(data);
+    }
+  }
+
+  function drawCrosstable(table) {
+    const box = $("#live-crosstable");
+    box.replaceChildren();
+    if (!table) return;
+    const values = table.mbb_per_game.flat().filter((v) => v !== null);
+    const largest = Math.max(1, ...values.map(Math.abs));
+    const head = el("tr", {}, el("th", { text: "row vs column (mbb/g)" }), ...table.agents.map((a) => el("th", { text: a })));
+    const rows = table.agents.map((agent, r) => el("tr", {}, el("th", { text: agent }),
+      ...table.agents.map((_, c) => {
+        const value = table.mbb_per_game[r][c];
+        const cell = el("td", { text: value === null ? "" : signed(value), title: table.ci95[r][c] === null ? "" : `\u00b1 ${number(table.ci95[r][c])}` });
+        if (value !== null) {
+          const share = Math.min(1, Math.abs(value) / largest);
+          cell.style.background = value >= 0 ? `rgba(26,127,55,${0.1 + 0.6 * share})` : `rgba(198,40,40,${0.1 + 0.6 * share})`;
+        }
+        cell.dataset.value = value === null ? "" : String(value);
+        return cell;
+      })));
+    box.append(el("h3", { text: "Crosstable" }), el("table", { class: "grid heatmap" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  }
+
+  return { show };
+})();
+
+// ---- Replay ------------------------------------------------------------------------------
+
+views.replay = (() => {
+  let log = null; // { root, path }
+  let twin = null; // the other half of its duplicate pair, when it lies beside it
+  let wantedHand = null; // the hand to show once the log is read (from its twin)
+  let offset = 0;
+  let hand = null;
+  let step = 0;
+
+  async function show() {
+    const files = await getJson("/api/files");
+    const list = $("#replay-files");
+    list.replaceChildren();
+    for (const found of files.filter((f) => f.kind === "log")) {
+      const item = el("li", { "data-root": found.root, "data-path": found.path },
+        el("span", { text: `${found.root}/${found.path}` }), " ", el("span", { class: "tag", text: `${Math.round(found.size / 1024)} KB` }));
+      item.addEventListener("click", () => { location.hash = `#replay/${found.root}/${found.path}`; });
+      list.append(item);
+    }
+    if (!files.some((f) => f.kind === "log")) list.append(el("li", { class: "note", text: "no .log files in the folders given" }));
+    const wanted = location.hash.split("/").slice(1);
+    if (wanted.length >= 2) {
+      const [root, ...rest] = wanted;
+      const path = decodeURIComponent(rest.join("/"));
+      if (!log || log.root !== root || log.path !== path) open(root, path);
+    }
+  }
+
+  async function open(root, path) {
+    log = { root, path };
+    for (const item of $$("#replay-files li")) item.classList.toggle("selected", item.dataset.root === root && item.dataset.path === path);
+    $("#replay-title").textContent = `${root}/${path}`;
+    $("#replay-hand").hidden = true;
+    $("#replay-count").textContent = "reading the log\u2026";
+    offset = 0;
+    await list(true);
+  }
+
+  function query(extra = {}) {
+    const form = $("#replay-filter").elements;
+    const params = new URLSearchParams({ root: log.root, path: log.path, order: form.order.value, offset: String(offset), limit: "100" });
+    if (form.showdown.checked) params.set("showdown", "1");
+    if (form.order.value === "loss" || form.player.value) params.set("player", form.player.value);
+    if (form.number.value !== "") params.set("number", form.number.value);
+    for (const [k, v] of Object.entries(extra)) params.set(k, v);
+    return params;
+  }
+
+  async function list(fresh) {
+    let data;
+    try {
+      data = await getJson(`/api/log?${query()}`);
+    } catch (error) {
+      $("#replay-count").textContent = `cannot read it: ${error.message}`;
+      return;
+    }
+    $("#replay-filter").hidden = false;
+    const form = $("#replay-filter").elements;
+    if (fresh) {
+      const chosen = form.player.value;
+      form.player.replaceChildren(el("option", { value: "", text: "(anyone)" }), ...data.players.map((p) => el("option", { value: p, text: p })));
+      if (data.players.includes(chosen)) form.player.value = chosen;
+    }
+    $("#replay-count").textContent = `${number(data.total, 0)} of ${number(data.hands, 0)} hands` + (data.probs ? " \u00b7 decision probabilities beside it (.probs)" : "");
+    const body = $("#replay-hands tbody");
+    if (offset === 0) body.replaceChildren();
+    for (const row of data.rows) {
+      const tr = el("tr", { "data-number": row.number },
+        el("td", { class: "num", text: String(row.number) }),
+        el("td", { text: row.names.join(" | ") }),
+        el("td", { class: "num", text: String(row.pot) }),
+        el("td", { text: row.names.map((n, i) => `${n} ${signed(row.values[i], 0)}`).join(", ") }),
+        el("td", { text: row.showdown ? "yes" : "" }));
+      tr.addEventListener("click", () => showHand(row.number));
+      body.append(tr);
+    }
+    $("#replay-hands").hidden = false;
+    $("#replay-more").hidden = offset + data.rows.length >= data.total;
+    twin = data.twin;
+    if (wantedHand !== null) {
+      const number = wantedHand;
+      wantedHand = null;
+      showHand(number);
+    }
+  }
+
+  async function showHand(numberWanted) {
+    hand = await getJson(`/api/hand?${new URLSearchParams({ root: log.root, path: log.path, number: String(numberWanted) })}`);
+    step = hand.steps.length;
+    $("#replay-hand").hidden = false;
+    $("#hand-title").textContent = `Hand ${hand.number}`;
+    for (const tr of $$("#replay-hands tbody tr")) tr.classList.toggle("selected", Number(tr.dataset.number) === hand.number);
+    renderHand();
+    $("#replay-hand").scrollIntoView({ block: "nearest" });
+  }
+
+  function renderHand() {
+    const steps = hand.steps;
+    const shownRound = step === 0 ? 0 : steps[step - 1].round;
+    const atEnd = step === steps.length;
+    const seats = $("#hand-seats");
+    seats.replaceChildren();
+    hand.names.forEach((name, position) => {
+      const value = atEnd ? el("span", { class: `value ${hand.values[position] >= 0 ? "plus" : "minus"}`, text: `${signed(hand.values[position], 0)} chips` }) : null;
+      seats.append(el("div", { class: "seat", "data-position": position },
+        el("span", { class: "name", text: `${name} (position ${position})` }), " ",
+        el("span", { class: "cards" }, ...hand.holes[position].map((c) => card(c))), value));
+    });
+    const board = $("#hand-board");
+    board.replaceChildren();
+    hand.board.forEach((group, round) => {
+      if (!group.length) return;
+      const span = el("span", { class: "group", "data-round": round }, ...group.map((c) => card(c, round > shownRound ? "later" : "")));
+      board.append(span);
+    });
+    $("#hand-pot").textContent = `pot ${step === 0 ? hand.blinds.reduce((a, b) => a + b, 0) : steps[step - 1].pot}`;
+    const list = $("#hand-steps");
+    list.replaceChildren();
+    steps.forEach((s, i) => {
+      const probs = s.probabilities ? el("span", { class: "probs", text: `fold ${number(s.probabilities[0], 2)} \u00b7 call ${number(s.probabilities[1], 2)} \u00b7 raise ${number(s.probabilities[2], 2)}` }) : null;
+      const item = el("li", { class: i < step - 1 ? "" : i === step - 1 ? "now" : "future", "data-round": s.round, "data-action": s.action, "data-position": s.position },
+        el("span", { text: `${roundName(s.round)}: ${s.name} ${s.label} (pot ${s.pot})` }), probs);
+      item.addEventListener("click", () => { step = i + 1; renderHand(); });
+      list.append(item);
+    });
+    $("#step-at").textContent = `${step}/${steps.length}`;
+    $("#hand-result").textContent = atEnd ? `${hand.showdown ? "Showdown" : "A fold"}: ` + hand.names.map((n, i) => `${n} ${signed(hand.values[i], 0)}`).join(", ") : "";
+    $("#hand-twin").hidden = !twin;
+    if (twin) $("#hand-twin").title = `hand ${hand.number} of ${twin.root}/${twin.path}`;
+    $("#hand-aivat").textContent = hand.aivat ? `AIVAT value: ` + hand.names.map((n, i) => `${n} ${signed(hand.aivat[i], 2)} chips`).join(", ") : "";
+  }
+
+  function move(to) {
+    if (!hand) return;
+    step = Math.max(0, Math.min(hand.steps.length, to));
+    renderHand();
+  }
+
+  $("#hand-twin").addEventListener("click", () => {
+    if (!twin || !hand) return;
+    wantedHand = hand.number;
+    location.hash = `#replay/${twin.root}/${twin.path}`;
+  });
+  $("#replay-filter").addEventListener("submit", (event) => { event.preventDefault(); offset = 0; list(false); });
+  $("#replay-more").addEventListener("click", () => { offset += 100; list(false); });
+  $("#step-first").addEventListener("click", () => move(0));
+  $("#step-back").addEventListener("click", () => move(step - 1));
+  $("#step-next").addEventListener("click", () => move(step + 1));
+  $("#step-last").addEventListener("click", () => move(Infinity));
+  document.addEventListener("keydown", (event) => {
+    if ($("#view-replay").hidden || !hand || event.target.tagName === "INPUT") return;
+    if (event.key === "ArrowRight") move(step + 1);
+    if (event.key === "ArrowLeft") move(step - 1);
+  });
+  return { show };
+})();
+
+// ---- Play --------------------------------------------------------------------------------
+
+views.play = (() => {
+  let socket = null;
+  let session = null;
+  let table = null;
+  let clock = null;
+  let deadline = 0;
+
+  function show() {
+    const specs = $("#agent-specs");
+    specs.replaceChildren(...info.agents.map((spec) => el("option", { value: spec })));
+    const wanted = location.hash.split("/")[1];
+    if (wanted && wanted !== session) join(wanted);
+  }
+
+  async function start(event) {
+    event.preventDefault();
+    const form = $("#play-form").elements;
+    const body = {
+      name: form.name.value, opponent: form.opponent.value, hands: form.hands.value,
+      seed: form.seed.value, duplicate: form.duplicate.checked, limit_s: form.limit_s.value,
+    };
+    if (form.host.value.trim()) Object.assign(body, { host: form.host.value.trim(), port: form.port.value });
+    $("#play-error").textContent = "";
+    const response = await fetch("/api/play", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await response.json();
+    if (!response.ok) { $("#play-error").textContent = data.error; return; }
+    location.hash = `#play/${data.key}`;
+  }
+
+  function join(key) {
+    session = key;
+    if (socket) socket.close();
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/api/play/${key}/ws`);
+    socket.onmessage = (event) => {
+      const data = JSON.parse(event.data);
+      if (data.refused) { $("#play-error").textContent = data.refused; return; }
+      render(data);
+    };
+    socket.onclose = () => { if (session === key && table && table.running) setTimeout(() => { if (session === key) join(key); }, 1000); };
+    $("#play-form").hidden = true;
+    $("#play-table").hidden = false;
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function seat(box, name, cards, spent) {
+    $(".name", box).textContent = name;
+    $(".cards", box).replaceChildren(...cards);
+    $(".spent", box).textContent = spent;
+  }
+
+  function render(data) {
+    table = data;
+    const hand = data.hand || data.last;
+    const half = data.halves > 1 ? ` \u00b7 half ${data.half} of ${data.halves}` : "";
+    const words = { starting: "starting\u2026", playing: "playing", between: "the first half is over", finished: "finished", interrupted: "over", failed: "ended" };
+    $("#play-status").textContent = `You (${data.you}) against ${data.opponent}${half}: ${words[data.status] || data.status}` + (data.message ? ` \u2014 ${data.message}` : "");
+    $("#play-status").className = `status-${data.status}`;
+    if (hand) {
+      const me = hand.position;
+      const them = 1 - me;
+      seat($("#play-you"), `${data.you} (position ${me})`, hand.holes[me].map((c) => card(c)), "");
+      const theirs = hand.holes[them] && hand.holes[them].length ? hand.holes[them].map((c) => card(c)) : [card(null), card(null)];
+      seat($("#play-them"), `${data.opponent} (position ${them})`, theirs, "");
+      $("#play-board").replaceChildren(...hand.board.flat().map((c) => card(c)));
+      $("#play-pot").textContent = `hand ${hand.number} \u00b7 pot ${hand.pot ?? "-"}`;
+      $("#play-pot").dataset.betting = hand.betting;
+      $("#play-pot").dataset.hand = String(hand.number);
+      $("#play-actions").replaceChildren(...hand.steps.map((s) => el("li", { "data-action": s.action, "data-position": s.position, text: `${roundName(s.round)}: ${s.position === me ? data.you : data.opponent} ${s.label}` })));
+    }
+    const buttons = $("#play-buttons");
+    buttons.replaceChildren();
+    const decision = data.decision;
+    buttons.dataset.key = decision ? String(decision.key) : "";
+    if (decision) {
+      for (const legal of decision.legal) {
+        const button = el("button", { "data-action": legal.action, text: legal.label });
+        let size = null;
+        if (legal.min !== undefined) {
+          size = el("input", { type: "number", min: legal.min, max: legal.max, value: legal.min, size: 7 });
+        }
+        button.addEventListener("click", () => {
+          buttons.replaceChildren();
+          send({ type: "act", key: decision.key, action: legal.action, size: size ? Number(size.value) : null });
+        });
+        buttons.append(button);
+        if (size) buttons.append(size);
+      }
+      deadline = Date.now() + decision.left_ms;
+    }
+    if (clock) clearInterval(clock);
+    const tick = () => {
+      const left = Math.max(0, (deadline - Date.now()) / 1000);
+      $("#play-clock").textContent = decision ? `your turn: ${left.toFixed(0)} s left (limit ${data.limit_s} s per action)` : `time limit: ${data.limit_s} s per action`;
+      $("#play-clock").classList.toggle("short", Boolean(decision) && left < 10);
+    };
+    tick();
+    if (decision) clock = setInterval(tick, 250);
+    const r = data.result;
+    let result = `You: ${signed(r.chips, 0)} chips over ${r.hands} hands, ${estimateText(r.mbb, r.ci)} mbb/g (95% CI)`;
+    if (r.pairs) result += ` \u00b7 over ${r.pairs.count} duplicate pairs: ${estimateText(r.pairs.mbb, r.pairs.ci)} mbb/g`;
+    $("#play-result").textContent = result;
+    $("#play-result").dataset.hands = String(r.hands);
+    const last = data.last;
+    $("#play-last").textContent = last ? `Last hand (${last.number}): ${last.betting}, you ${signed(last.value, 0)} chips` : "";
+    $("#play-last").dataset.hand = last ? String(last.number) : "";
+    $("#play-between").hidden = data.status !== "between";
+    const over = ["finished", "interrupted", "failed"].includes(data.status);
+    $("#play-summary").hidden = !data.summary;
+    $("#play-summary").textContent = data.summary ? data.summary.join("\n") : "";
+    const replay = $("#play-replay");
+    replay.hidden = !(over && data.folder);
+    if (data.folder) replay.href = `#replay/${data.folder.root}/${data.folder.path}`;
+    $("#play-again").hidden = !over;
+    $("#play-table").dataset.status = data.status;
+  }
+
+  $("#play-form").addEventListener("submit", start);
+  $("#play-rematch").addEventListener("click", () => send({ type: "rematch", wanted: true }));
+  $("#play-done").addEventListener("click", () => send({ type: "rematch", wanted: false }));
+  $("#play-again").addEventListener("click", () => {
+    session = null; table = null;
+    if (socket) socket.close();
+    $("#play-form").hidden = false;
+    $("#play-table").hidden = true;
+  });
+  return { show };
+})();
+
+// ---- start -------------------------------------------------------------------------------
+
+window.addEventListener("hashchange", route);
+getJson("/api/info").then((data) => {
+  info = data;
+  $("#folders").textContent = data.folders.length ? `serving ${data.folders.map((f) => f.key).join(", ")}` : "no folders given";
+  route();
+}).catch((error) => { document.body.prepend(el("p", { class: "error", text: `acpcbot web: ${error.message}` })); });

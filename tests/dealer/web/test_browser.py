@@ -1,0 +1,314 @@
+"""The page in a real browser (``e2e`` and ``slow``): Debian's headless Chromium driven by
+Playwright against ``acpcbot web`` itself. The live view follows a match publishing to a real
+mosquitto until it ends; the replay shows hand 0 of the reference dealer's log and of ours as
+their ``STATE`` lines say; a person clicking plays 20 hands against always-call, and only the
+legal actions can be clicked; paths outside the folders are refused.
+
+Chromium is the system's (``./dev.sh test`` installs Debian's package; ``$ACPCBOT_CHROMIUM``
+names another): Playwright never downloads a browser here. The page's scripts run under its
+Content-Security-Policy, so the tests read the page through locators, never by evaluating
+script in it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from acpcbot.cli import main
+from acpcbot.game import bundled_game
+from acpcbot.protocol.logfile import parse_state_line
+from acpcbot.protocol.matchstate import parse_betting
+from acpcbot.rules import HandState, replay
+from dealer.web.logs import HandFilter, HandIndex
+from tests.dealer.web.server import ACPCBOT, command
+from tests.mqttbroker import Mosquitto
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REFERENCE = "logs/deterministic/limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]
+"""As root (CI) Chromium needs --no-sandbox; /dev/shm may be small in a container."""
+
+
+def chromium_path() -> str:
+    """Debian's chromium (or ``$ACPCBOT_CHROMIUM``); a clear failure when there is none."""
+    path = os.environ.get("ACPCBOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail("no chromium: ./dev.sh test installs Debian's (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
+    """``check()`` once it is true (polled), or a failure after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {timeout} s: {what}")
+        time.sleep(0.05)
+
+
+def test_the_live_page_follows_a_match_publishing_to_the_broker_until_it_ends(
+    broker: Mosquitto, tmp_path: Path, page: Page
+) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    with command(str(results), "--mqtt", broker.url) as (url, _):
+        page.goto(f"{url}#live")
+        page.locator("#live-broker", has_text="watching").wait_for()
+        match = subprocess.Popen(
+            [
+                # The halves in turn, so that even a fast machine plays for several seconds
+                # (progress is published once a second).
+                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "40000"),
+                *("--seed", "2", "--mqtt", broker.url, "--out", str(results / "m")),
+                *("--jobs", "1", "--no-progress"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            row = page.locator('#live-sources tbody tr[data-key^="mqtt:match/"]')
+            row.wait_for(timeout=60_000)
+            assert row.get_attribute("data-status") == "running"
+            row.click()
+            chart = page.locator("#live-chart")
+            seen: list[int] = []
+            while row.get_attribute("data-status") == "running":
+                points = int(chart.get_attribute("data-points") or 0)
+                if not seen or points != seen[-1]:
+                    seen.append(points)
+                time.sleep(0.1)
+            assert match.wait(120) == 0, match.stderr.read() if match.stderr else ""
+        finally:
+            if match.poll() is None:
+                match.kill()
+        # The curve gained points while the match played, then the match showed as finished.
+        assert len([p for p in seen if p > 0]) >= 3 and seen == sorted(seen), seen
+        wait_until(lambda: row.get_attribute("data-status") == "finished", what="finished")
+        summary = json.loads((results / "m" / "summary.json").read_text())
+        mbb = f"{summary['mbb_per_game']:+,.1f}"
+        page.locator("#live-numbers", has_text=mbb).wait_for()
+        assert page.locator("#live-sources tbody tr").count() == 1  # its folder is that match
+
+
+def _shown_hand(page: Page) -> str:
+    """Hand the replay shows, as a ``STATE`` line's betting and cards fields."""
+    holes = []
+    for position in range(2):
+        cards = page.locator(f'#hand-seats .seat[data-position="{position}"] .card')
+        holes.append("".join(c.get_attribute("data-card") or "?" for c in cards.all()))
+    rounds: dict[int, str] = {}
+    for step in page.locator("#hand-steps li").all():
+        round_ = int(step.get_attribute("data-round") or 0)
+        rounds[round_] = rounds.get(round_, "") + (step.get_attribute("data-action") or "?")
+    groups: dict[int, str] = {}
+    for group in page.locator("#hand-board .group").all():
+        shown = group.locator(".card").all()
+        groups[int(group.get_attribute("data-round") or 0)] = "".join(
+            c.get_attribute("data-card") or "?" for c in shown
+        )
+    last = max(rounds)
+    betting = "/".join(rounds.get(r, "") for r in range(last + 1))
+    board = "".join(f"/{groups[r]}" for r in range(1, last + 1))
+    return f"{betting}:{'|'.join(holes)}{board}"
+
+
+@pytest.mark.parametrize("whose", ["reference", "ours"])
+def test_hand_0_of_a_log_replays_as_its_state_line(
+    whose: str, vectors: Path, tmp_path: Path, page: Page
+) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    if whose == "reference":
+        shutil.copy(vectors / REFERENCE, results / "reference.log")
+        relative = "reference.log"
+    else:
+        done = subprocess.run(
+            [
+                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "30"),
+                *("--seed", "8", "--aivat", "--out", str(results / "m"), "--no-progress"),
+            ],
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        summary = json.loads((results / "m" / "summary.json").read_text())
+        relative = f"m/{summary['halves'][0]['log']}"
+    line = next(
+        text
+        for text in (results / relative).read_text().splitlines()
+        if text.startswith("STATE:0:")
+    )
+    with command(str(results)) as (url, _):
+        page.goto(f"{url}#replay")
+        page.locator(f'#replay-files li[data-path="{relative}"]').click()
+        page.locator('#replay-hands tbody tr[data-number="0"]').click()
+        page.locator("#hand-steps li").first.wait_for()
+        fields = line.split(":")
+        assert _shown_hand(page) == f"{fields[2]}:{fields[3]}"
+        shown_log = results / relative
+        steps = page.locator("#hand-steps li")
+        assert steps.count() == sum(len(r) for r in parse_betting(fields[2]))
+        # Step by step: back to the deal, then each action with the pot after it.
+        page.locator("#step-first").click()
+        assert page.locator("#step-at").text_content() == f"0/{steps.count()}"
+        page.locator("#step-next").click()
+        assert "now" in (steps.first.get_attribute("class") or "")
+        if whose == "ours":  # the .probs beside our log: each decision's, and the AIVAT value
+            assert all("fold" in (s.text_content() or "") for s in steps.all())
+            assert "AIVAT value" in (page.locator("#hand-aivat").text_content() or "")
+            # The other half of the pair: hand 0 again, the same cards by position.
+            twin = results / "m" / summary["halves"][1]["log"]
+            page.locator("#hand-twin").click()
+            page.locator("#replay-title", has_text=twin.name).wait_for()
+            other = next(t for t in twin.read_text().splitlines() if t.startswith("STATE:0:"))
+            wanted = ":".join(other.split(":")[2:4])
+            wait_until(lambda: _shown_hand(page) == wanted, 30, "the twin's hand 0")
+            shown_log = twin
+        else:
+            assert page.locator("#hand-aivat").text_content() == ""
+        # The filters: the largest pot first.
+        page.locator("#replay-filter select[name=order]").select_option("pot")
+        page.locator("#replay-filter button").click()
+        largest = HandIndex.read(shown_log).select(HandFilter(order="pot", limit=1))
+
+        def pots() -> list[int]:
+            cells = page.locator("#replay-hands tbody td:nth-child(3)").all()
+            return [int(cell.text_content() or 0) for cell in cells]
+
+        wait_until(
+            lambda: (shown := pots())[:1] == [largest[1][0].pot] and shown == sorted(shown)[::-1],
+            what="the largest pots first",
+        )
+
+
+def _legal(betting: str, number: int) -> list[str]:
+    """The legal actions at ``betting`` by the rules (not by the page)."""
+    state = replay(bundled_game(), parse_betting(betting), number)
+    return [kind.value for kind in state.legal_action_types()]
+
+
+def test_a_person_clicking_plays_20_hands_and_the_log_has_exactly_the_clicks(
+    tmp_path: Path, page: Page, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(20)
+    played = tmp_path / "played"
+    clicked: list[tuple[int, str, str]] = []
+    with command("--play-dir", str(played), cwd=tmp_path) as (url, _):
+        page.goto(f"{url}#play")
+        page.fill("#play-form input[name=opponent]", "always-call")
+        page.fill("#play-form input[name=hands]", "20")
+        page.fill("#play-form input[name=seed]", "4")
+        page.uncheck("#play-form input[name=duplicate]")
+        page.click("#play-start")
+        table = page.locator("#play-table")
+        buttons = page.locator("#play-buttons button")
+        answered = set()
+        while (status := table.get_attribute("data-status")) not in ("finished", "failed"):
+            key = page.locator("#play-buttons").get_attribute("data-key")
+            if not key or key in answered or buttons.count() == 0:
+                time.sleep(0.02)
+                continue
+            pot = page.locator("#play-pot")
+            betting, number = (
+                pot.get_attribute("data-betting") or "",
+                int(pot.get_attribute("data-hand") or -1),
+            )
+            shown = [b.get_attribute("data-action") or "" for b in buttons.all()]
+            # Only the legal actions are there to click: fold only facing a bet, no raise
+            # at the cap.
+            assert shown == _legal(betting, number), (number, betting, shown)
+            choice = rng.randrange(len(shown))
+            answered.add(key)
+            clicked.append((number, betting, shown[choice]))
+            buttons.nth(choice).click()
+        assert status == "finished", page.locator("#play-status").text_content()
+        assert page.locator("#play-result").get_attribute("data-hands") == "20"
+    (folder,) = played.iterdir()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert (summary["status"], summary["hands"]) == ("finished", 20)
+    log = folder / summary["halves"][0]["log"]
+    in_log = []
+    game = bundled_game()
+    for text in log.read_text().splitlines():
+        if text.startswith("STATE:"):
+            record = parse_state_line(text, game)
+            position = record.names.index("person")
+            state = HandState(game, record.hand_number)
+            for actions in record.betting:
+                for action in actions:
+                    if state.current_player == position:
+                        in_log.append((record.hand_number, state.betting_text(), str(action)))
+                    state.apply(action)
+    assert in_log == clicked and len({n for n, _, _ in clicked}) <= 20
+    capsys.readouterr()
+    assert main(["results", str(log), "--player", "person", "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert (read["player"], read["opponent"], read["hands"]) == ("person", "always-call", 20)
+    assert read["mbb_per_game"] == pytest.approx(summary["mbb_per_game"], abs=0.01)
+    assert "agrees with the STATE lines" in read["checks"][0]
+
+
+def test_paths_outside_the_folders_are_refused_in_the_browser(tmp_path: Path, page: Page) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    (tmp_path / "secret.log").write_text("the-secret-text\n")
+    with command(str(results)) as (url, port):
+        base = f"http://127.0.0.1:{port}"
+        for target in (
+            "/../../etc/passwd",
+            "/static/..%2f..%2f..%2fetc%2fpasswd",
+            "/files/results/..%2fsecret.log",
+            "/files/results/%2e%2e/secret.log",
+            "/api/log?root=results&path=../secret.log",
+        ):
+            response = page.goto(base + target)
+            assert response is not None and response.status in (403, 404), target
+            body = page.content()
+            assert "the-secret-text" not in body and "root:" not in body, target
+        response = page.goto(url)
+        assert response is not None and response.status == 200
