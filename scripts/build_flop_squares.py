@@ -50,7 +50,7 @@ def main() -> int:
     start = time.perf_counter()
     flops = flop_classes()
     chunks = [flops[i : i + 45] for i in range(0, len(flops), 45)]
-    progress = ProgressDisplay("flop E[HS²]", len(flops), unit="flops", show=progress_of(args).show)
+    progress = ProgressDisplay("flop E[HS²]", len(flops), unit="flops", show=progress_of(args))
     progress.update(0)
     rows: list[np.ndarray] = []
     with ProcessPoolExecutor(args.workers) as pool:
