@@ -447,6 +447,7 @@ def test_compressed_logs_are_read_directly(
     assert text.replace(f".log.{kind}", ".log").replace(str(tmp_path), str(example_logs)) == plain
 
 
+@pytest.mark.e2e
 def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
     """A log whose header names /etc/passwd (here: a file like it) as its game: the error
     names the file and the reason, never a line of it."""

@@ -139,7 +139,8 @@ async def test_a_slow_decision_is_answered_with_a_call_within_the_budget(
     # Hash calls at its first decision, so the fallback matches the recording; the replay
     # then pauses until the late decision is over, so exactly one decision is late.
     script = _script(match_dir, 1)
-    dealer = ReplayDealer(script, pause_after_answer={1: 0.7})
+    # The pause leaves the late decision 1.4 s to end, time a loaded machine still gives it.
+    dealer = ReplayDealer(script, pause_after_answer={1: 2.0})
     agent = SlowOnceHash(delay=0.6)
     with capture_logs() as logs:
         summary = await _play(dealer, agent, limit_game, budget_ms=100)
