@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     big_blind = game.big_blind
     first = args.from_hand
-    print(f"{player}: AIVAT mbb/g by block of hands ({args.blocks} blocks from hand {first})")
+    parts = "one block" if args.blocks == 1 else f"{args.blocks} equal blocks"
+    print(f"{player}: AIVAT mbb/g over the hands from hand {first} on, in {parts}")
     kept = [
         [v for n, v in zip(half.hand_numbers, half.values, strict=True) if n >= first]
         for half in pair.halves
@@ -61,9 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         row = blocks(values, args.blocks, big_blind)
         cells = "  ".join(f"{e.mbb_per_game:+7.1f} ± {e.ci95_mbb:5.1f}" for e in row)
         print(f"  {Path(half.log).name:<48} {cells}")
-    paired = [
-        (a + b) / 2 for a, b in zip(pair.halves[0].values, pair.halves[1].values, strict=False)
-    ]
+    paired = [(a + b) / 2 for a, b in zip(kept[0], kept[1], strict=False)]
     cells = "  ".join(
         f"{e.mbb_per_game:+7.1f} ± {e.ci95_mbb:5.1f}"
         for e in blocks(paired, args.blocks, big_blind)
