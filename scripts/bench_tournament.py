@@ -74,7 +74,8 @@ def logs_digest(folder: Path) -> str:
 
 
 class LocalCluster:
-    """A Dask scheduler and one-thread workers on 127.0.0.1, as the README starts them."""
+    """A Dask scheduler and one-thread workers on 127.0.0.1, started as
+    docs/operations/dask.md starts them."""
 
     def __init__(self, workers: int, root: Path) -> None:
         self.processes: list[subprocess.Popen[bytes]] = []

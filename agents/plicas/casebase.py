@@ -101,7 +101,7 @@ def case_triple(
     the similar cases are stronger than the range that took the line, and the unit folds
     and checks too much. Against dpp that bias cost 24-32 mbb/g on two card seeds
     (100,000 duplicate hands each); the case base answering at river bets only cost nothing
-    measurable against having none (see the README).
+    measurable against having none (see docs/results/plicas.md).
     """
     if situation.round != RIVER or not situation.facing_bet:
         return None

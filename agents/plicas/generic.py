@@ -10,7 +10,7 @@ cards) that PLICAS's own model learned over a long duplicate match against an
 It is fitted against ``dpp-coarse``, not ``dpp``: the static bot is then measured against
 ``dpp`` on an opponent it never saw (only against ``dpp-coarse`` is it in-sample), and on
 card seeds apart from the evaluation's. ``scripts/plicas_generic.py`` plays that match and
-writes :data:`GENERIC_FILE` (see the README for the command and the seed).
+writes :data:`GENERIC_FILE` (see docs/agents/plicas.md for the command and the seed).
 
 >>> from acpcbot.actions import ActionType
 >>> from agents.plicas.model import OpponentAction

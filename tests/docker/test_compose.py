@@ -1,9 +1,9 @@
 """docker/compose.yaml and docker/Dockerfile without a docker daemon: the services, their
-images, commands (read by acpcbot's own command line) and networks are as the README says;
-the match network is internal and nothing is published to the host by default; the
-containers are read-only, non-root and run under an init. ``docker-compose config`` (or
-``docker compose config``) reads the file when installed. The end-to-end run is
-``scripts/docker-smoke`` (it needs dockerd)."""
+images, commands (read by acpcbot's own command line) and networks are as
+docs/operations/docker.md says; the match network is internal and nothing is published to
+the host by default; the containers are read-only, non-root and run under an init.
+``docker-compose config`` (or ``docker compose config``) reads the file when installed. The
+end-to-end run is ``scripts/docker-smoke`` (it needs dockerd)."""
 
 from __future__ import annotations
 
