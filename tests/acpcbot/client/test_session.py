@@ -146,7 +146,8 @@ async def test_a_slow_decision_is_answered_with_a_call_within_the_budget(
         summary = await _play(dealer, agent, limit_game, budget_ms=100)
     events = [entry["event"] for entry in logs]
     assert events.count("decision_over_budget") == events.count("late_decision_discarded") == 1
-    assert dealer.answer_delays[0] < 0.4  # 0.1 s budget, not the agent's 0.6 s
+    # the 0.1 s budget's fallback, not the agent's 0.6 s (a loaded machine delays it a little)
+    assert dealer.answer_delays[0] < 0.5
     assert summary.fallback_decisions == 1
     assert summary.hands == 50
     # The late decision was discarded (never sent) and the agent kept playing.
