@@ -293,6 +293,7 @@ def play_half(
     on_state: Callable[[str], None] | None = None,
     record_decisions: bool = False,
     replay: bool = False,
+    stopping: Callable[[], bool] | None = None,
 ) -> HalfOutcome:
     """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
 
@@ -310,7 +311,9 @@ def play_half(
     not go together. With ``replay`` the files an earlier run of the match left are gone on
     with (:mod:`dealer.running.replayedfile`): the half is played from its start, and what
     they hold is checked instead of written. A file that cannot be written ends the half
-    with ``error`` and ``failed_writing`` set.
+    with ``error`` and ``failed_writing`` set. ``stopping`` is asked now and then while
+    the half waits for remote players, where no hand is played to tell ``on_hand``: when
+    it says yes, the half ends as :class:`StopHalf` ends it.
     """
     seats = plan.seats(half)
     config = plan.config(half, game)
@@ -362,7 +365,12 @@ def play_half(
                     where = listening or Listening()
                     by_seat = eventloop.run(
                         _referee_remote(
-                            referee, half, where, on_listening or (lambda *_: None), started=started
+                            referee,
+                            half,
+                            where,
+                            on_listening or (lambda *_: None),
+                            started=started,
+                            stopping=stopping,
                         )
                     )
                 elif in_process:
@@ -465,6 +473,10 @@ async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisi
     return decisions
 
 
+_STOP_POLL_S = 0.2
+"""How often a half waiting for its remote players asks whether to stop (SIGTERM, Ctrl-C)."""
+
+
 async def _referee_remote(
     referee: Referee,
     half: int,
@@ -472,19 +484,26 @@ async def _referee_remote(
     on_listening: ListeningReport,
     *,
     started: list[float],
+    stopping: Callable[[], bool] | None = None,
 ) -> list[Decisions | None]:
     """Listen for the half's players, referee their match, and say which seat (and
     player) was lost when one goes away. ``started[0]`` is set to when the last player
-    connected: the time waited for them is not the match's."""
+    connected: the time waited for them is not the match's. While it waits, ``stopping``
+    is asked every :data:`_STOP_POLL_S` seconds (a stop asked for ends the wait)."""
     config = referee.config
     seats = config.game.num_players
     listeners = await Listeners.open(listening.host, listening.half_ports(half, seats), seats)
     ports = listeners.ports  # (a seat's port closes once its player is in)
     on_listening(half, ports)
     try:
+        accepting = asyncio.ensure_future(listeners.accept(listening.start_timeout_ms))
         try:
-            await listeners.accept(listening.start_timeout_ms)
+            while not (await asyncio.wait({accepting}, timeout=_STOP_POLL_S))[0]:
+                if stopping is not None and stopping():
+                    raise StopHalf
+            accepting.result()
         except BaseException:
+            accepting.cancel()
             listeners.close()
             raise
         started[0] = time.perf_counter()

@@ -179,6 +179,7 @@ class HalfJob:
             on_listening=self.announce,
             record_decisions=self.record_decisions,
             replay=self.replay,
+            stopping=lambda: bool(stop_flag.value),
         )
         collected = None
         if self.after_half is not None and outcome.finished:

@@ -186,6 +186,25 @@ def test_sigterm_stops_after_the_hand_and_keeps_the_results(tmp_path: Path) -> N
     assert [log.hands for log in logs] == [half["hands"] for half in summary["halves"]]
 
 
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_while_waiting_for_the_players_ends_at_once(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    """No hand is played while the halves wait for their players: a stop still ends the
+    match at once (as ``docker compose stop`` before the bots connect), not at the start
+    timeout."""
+    match = _start("match", "example", "always-call", "--transport", "remote", cwd=tmp_path)
+    assert match.stderr is not None
+    _ports(match.stderr)
+    match.send_signal(how)
+    stopped = time.monotonic()
+    _, err = match.communicate(timeout=30)
+    assert time.monotonic() - stopped < 10
+    assert match.returncode == 130, err
+    summary = _summary(tmp_path / "example-vs-always-call.seed0.n1000")
+    assert (summary["status"], summary["hands"]) == ("interrupted", 0)
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
