@@ -49,6 +49,15 @@ def nolimit_game() -> Game:
     return bundled_game(NOLIMIT_HOLDEM)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _logging_left_as_found_by_the_module() -> Iterator[None]:
+    """The same for a module's own fixtures (a module-scoped fixture that plays a match with
+    ``main([...])`` would otherwise leave level warning to every later module of its worker,
+    and their info events uncaptured)."""
+    with kept_configuration():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _logging_left_as_found() -> Iterator[None]:
     """A test that runs a command in-process (``main([...])`` configures logging for its
