@@ -323,7 +323,15 @@ def holdings_against_random(board: Sequence[Card]) -> Counts:
 
 
 def _against_random(cards: IntArray) -> Counts:
+    wins, ties, played, _ = _sweep(cards, squares=False)
+    return wins, ties, played
+
+
+def _sweep(cards: IntArray, *, squares: bool) -> tuple[FloatArray, ...]:
+    """Every holding's wins, ties and showdowns against a random holding over the runouts
+    of ``cards``, and with ``squares`` the sum of its squared strength per runout."""
     wins, ties, played = (np.zeros(NUM_COMBOS) for _ in range(3))
+    squared = np.zeros(NUM_COMBOS if squares else 0)
     space = SweepSpace()
     _holdings_against_random(
         cards,
@@ -335,9 +343,9 @@ def _against_random(cards: IntArray) -> Counts:
         space.start,
         space.card_below,
         space.card_equal,
-        np.zeros(0),
+        squared,
     )
-    return wins, ties, played
+    return wins, ties, played, squared
 
 
 def holdings_squared_strength(board: Sequence[Card]) -> FloatArray:
@@ -368,21 +376,7 @@ def holdings_squared_strength(board: Sequence[Card]) -> FloatArray:
 
 
 def _squares_of(cards: IntArray) -> FloatArray:
-    wins, ties, played, squares = (np.zeros(NUM_COMBOS) for _ in range(4))
-    space = SweepSpace()
-    _holdings_against_random(
-        cards,
-        COMBO_CARDS,
-        wins,
-        ties,
-        played,
-        space.order,
-        space.start,
-        space.card_below,
-        space.card_equal,
-        squares,
-    )
-    return squares
+    return _sweep(cards, squares=True)[3]
 
 
 _FLOP_SQUARES: dict[tuple[int, ...], FloatArray] = {}
