@@ -37,6 +37,12 @@ from acpcbot.options import broker_url
 HELP = "a local web page: live matches, replays of any ACPC log, and you at a seat"
 
 TOKEN_VARIABLE = "ACPCBOT_WEB_TOKEN"
+DEFAULT_PORT = 8000
+NEXT_PORTS = 9
+"""Ports after the default one tried when it is in use. Only for the default: it is ours,
+and a second `acpcbot web` (another folder, another user of the machine) is ordinary use, so
+taking the next port and saying so beats an error; a port the user chose is a promise (a
+bookmark, a docker mapping, a proxy) that another port would silently break, so it fails."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -64,15 +70,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port",
         type=listening_port,
-        default=8000,
         metavar="N",
-        help="the port (default 8000; 0: any free one, printed)",
+        help=f"the port (default {DEFAULT_PORT}, or the next free one up to "
+        f"{DEFAULT_PORT + NEXT_PORTS} when it is in use; 0: any free one, printed)",
     )
     parser.add_argument(
         "--token",
         metavar="TEXT",
         help=f"the token a browser must give (default ${TOKEN_VARIABLE}, or with --host "
         "other than loopback a random one; always required when given)",
+    )
+    parser.add_argument(
+        "--allow-classes",
+        action="store_true",
+        help="let the Play form name any Python class (module:Class) as the opponent, not "
+        "only the agents `acpcbot agents` lists: whoever reaches the page can then import any "
+        "module installed here, which runs its code",
     )
     parser.add_argument(
         "--play-dir",
@@ -85,9 +98,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import contextlib
+    import functools
     import os
     import secrets
     import sys
+    from urllib.parse import urlsplit
 
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
@@ -106,24 +122,34 @@ def run(args: argparse.Namespace) -> int:
         token = secrets.token_urlsafe(18)
     site = WebSite(
         folders=args.folders,
-        entrant_of=entrant,
+        entrant_of=functools.partial(entrant, classes=args.allow_classes),
         agents=playable_specs(),
+        classes=args.allow_classes,
         strategies=known_strategies,
         mqtt=args.mqtt,
         host=args.host,
-        port=args.port,
+        port=DEFAULT_PORT if args.port is None else args.port,
+        next_ports=NEXT_PORTS if args.port is None else 0,
         token=token,
         play_folder=args.play_dir,
     )
 
     def ready(url: str) -> None:
         print(f"acpcbot web: serving on {url} (Ctrl-C to stop)", flush=True)
+        port = urlsplit(url).port
+        if args.port is None and port != DEFAULT_PORT:
+            print(
+                f"acpcbot web: port {DEFAULT_PORT} is in use, so {port} instead (--port N chooses)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     left: list[int] = []
-    try:
+    # Ctrl-C cancels the server (asyncio's runner), SIGTERM ends it (serve): either way its
+    # play sessions are ended and recorded first.
+    with contextlib.suppress(KeyboardInterrupt):
         run_async(serve(site, ready, left.append), uvloop=False)
-    except KeyboardInterrupt:
-        print("acpcbot web: stopped", file=sys.stderr, flush=True)
+    print("acpcbot web: stopped", file=sys.stderr, flush=True)
     if left and left[0]:
         # Their dealers would wait out the person's clock: leave them where they are.
         print(
