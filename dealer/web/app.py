@@ -238,7 +238,7 @@ def build_app(site: WebSite) -> web.Application:
     async def info(request: web.Request) -> web.Response:
         return _json(
             {
-                "folders": [{"key": r.key, "name": r.path.name} for r in roots],
+                "folders": [{"key": r.key, "name": r.only or r.path.name} for r in roots],
                 "mqtt": str(site.mqtt) if site.mqtt is not None else None,
                 "agents": list(site.agents),
                 "classes": site.classes,

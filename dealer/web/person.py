@@ -128,7 +128,8 @@ class Table:
         self.stopped = False
         """The server stopped the match (:meth:`stop`)."""
         self.folder: dict[str, str] | None = None
-        """Where the match's files are (``root``, ``path``), when they are served."""
+        """Where the match's files are (``root``, ``path``, and the first half's ``log``),
+        when they are served."""
         self.summary: list[str] | None = None
         """The match's summary for people, once it ended."""
 

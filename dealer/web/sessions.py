@@ -271,6 +271,8 @@ class PlaySessions:
             match.out.mkdir(parents=True, exist_ok=True)
             self.roots.add(self.folder)
             table.folder = self._named(match.out)
+            if table.folder is not None:  # the replay opens the first half's log
+                table.folder["log"] = match.plan().log_name(0)
             table.set_status("starting")
             played = run_match(match, before_half=table.wait_rematch)
             table.summary = played.text()

@@ -98,6 +98,29 @@ async def test_the_page_its_files_and_a_log_inside_are_served(
                 assert response.status == 400
 
 
+async def test_a_log_given_by_itself_is_served_and_nothing_beside_it(
+    results: Path, tmp_path: Path
+) -> None:
+    async with running([results / "reference.log"], tmp_path / "played") as server:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{server.url}/api/info") as response:
+                assert (await response.json())["folders"] == [
+                    {"key": "reference.log", "name": "reference.log"}
+                ]
+            async with session.get(f"{server.url}/api/files") as response:
+                assert [(f["root"], f["path"]) for f in await response.json()] == [
+                    ("reference.log", "reference.log")
+                ]
+            query = "root=reference.log&path=reference.log&limit=1"
+            async with session.get(f"{server.url}/api/log?{query}") as response:
+                assert (await response.json())["hands"] == 1000
+        status, log = await raw_get(server.port, "/files/reference.log/reference.log")
+        assert status == 200 and log.startswith(b"# name/game/hands/seed")
+        for beside in ("outside-link.log", "", "../secret.log"):
+            status, body = await raw_get(server.port, f"/files/reference.log/{beside}")
+            assert status in (400, 403, 404) and SECRET.encode() not in body, beside
+
+
 async def test_another_host_name_is_refused_on_loopback(results: Path, tmp_path: Path) -> None:
     async with running([results], tmp_path / "played") as server:
         assert (await raw_get(server.port, "/api/info", host="evil.example"))[0] == 421
