@@ -2,28 +2,31 @@
 hand, and sit down at a seat yourself.
 
 Live: the matches, players and tournaments publishing to the broker (--mqtt URL: what
-`acpcbot watch` shows), and those in the folders DIR...: progress, hands/s, agent A's running
-mbb/g with its 95% CI, its bankroll curve with the CI band growing as hands arrive, a
-tournament's crosstable as a heatmap as it fills; a match whose process died shows as aborted.
+`acpcbot watch` shows), and those in the folders DIR... (or a DIR that is a match or
+tournament folder itself, as `acpcbot results` takes it, or a .log): progress, hands/s,
+agent A's running mbb/g with its 95% CI, its bankroll curve with the CI band growing as
+hands arrive, a tournament's crosstable as a heatmap as it fills; a match whose process died
+shows as aborted.
 
 Replay: any .log in the folders (ours or the reference dealer's): the hands with filters
 (largest pots, showdowns, one player's losses, a hand number) and each hand step by step:
 cards, board, every action with the pot; with the .probs of an --aivat match beside it, each
 decision's fold/call/raise probabilities and the hand's AIVAT value.
 
-Play: you against any agent (a built-in name, NAME:KEY=VALUE,..., a plug-in or module:Class)
-on acpcbot's dealer, with buttons for the legal actions only, the time limit per action
-shown and the running result; the match is an ordinary match folder in --play-dir (logs and
-summary.json, which `acpcbot results` reads), and the rematch with the same cards and the
-seats swapped is one click. Or you at a seat of any ACPC dealer (its host and port), as
-`acpcbot play` seats an agent. A page closed mid-match is a player that ran out of time:
-the dealer ends the match and the hands played are kept.
+Play: you against any agent `acpcbot agents` lists (NAME:KEY=VALUE,... with options; a
+module:Class only with --allow-classes) on acpcbot's dealer, with buttons for the legal
+actions only, the time limit per action shown and the running result; the match is an
+ordinary match folder in --play-dir (logs and summary.json, which `acpcbot results` reads),
+and the rematch with the same cards and the seats swapped is one click. Or you at a seat of
+any ACPC dealer (its host and port), as `acpcbot play` seats an agent. A page closed
+mid-match is a player that ran out of time: the dealer ends the match and the hands played
+are kept. Ctrl-C or SIGTERM ends the matches being played as interrupted, their hands kept.
 
 Safe by default: it listens on 127.0.0.1 and answers only requests addressed to it there;
-it reads only the folders given (and --play-dir), whatever a URL says; with --host other
-than a loopback address it asks for a token (--token, $ACPCBOT_WEB_TOKEN, or a random one
-printed in the URL). Every script and style is served from the package (no CDN). Needs the
-web extra (aiohttp; --mqtt also the mqtt extra).
+it reads only the folders given (and --play-dir), whatever a URL says, and writes only in
+--play-dir; with --host other than a loopback address it asks for a token (--token,
+$ACPCBOT_WEB_TOKEN, or a random one printed in the URL). Every script and style is served
+from the package (no CDN). Needs the web extra (aiohttp; --mqtt also the mqtt extra).
 """
 
 from __future__ import annotations
@@ -51,8 +54,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         type=Path,
         nargs="*",
-        help="folders of results to serve (match and tournament folders, logs); nothing else "
-        "is read",
+        help="folders of results to serve (folders of them, match and tournament folders, "
+        "logs); nothing else is read",
     )
     parser.add_argument(
         "--mqtt",
@@ -115,7 +118,14 @@ def run(args: argparse.Namespace) -> int:
     if args.mqtt is not None:
         need_mqtt()
     from agents.registry import entrant, known_strategies, playable_specs
-    from dealer.web import WebSite, is_loopback, serve
+    from dealer.web import (
+        WebSite,
+        is_loopback,
+        is_wildcard,
+        machine_addresses,
+        page_url,
+        serve,
+    )
 
     token = args.token or os.environ.get(TOKEN_VARIABLE) or None
     if token is None and not is_loopback(args.host):
@@ -137,6 +147,18 @@ def run(args: argparse.Namespace) -> int:
     def ready(url: str) -> None:
         print(f"acpcbot web: serving on {url} (Ctrl-C to stop)", flush=True)
         port = urlsplit(url).port
+        assert port is not None
+        if is_wildcard(args.host):  # (its URL names this machine's loopback)
+            elsewhere = [page_url(address, port, token) for address in machine_addresses()]
+            print(
+                f"acpcbot web: listening on every address of this machine ({args.host}): "
+                + (
+                    f"from elsewhere, {' or '.join(elsewhere)}"
+                    if elsewhere
+                    else "from elsewhere, this machine's address or name in its place"
+                ),
+                flush=True,
+            )
         if args.port is None and port != DEFAULT_PORT:
             print(
                 f"acpcbot web: port {DEFAULT_PORT} is in use, so {port} instead (--port N chooses)",

@@ -43,6 +43,7 @@ from aiohttp import WSMsgType, web
 
 from acpcbot.errors import AcpcError
 from acpcbot.telemetry.url import BrokerAddress
+from dealer.web.addresses import local_address
 from dealer.web.logs import MAX_ROWS, HandFilter, HandIndex, KnownStrategies, twin_of
 from dealer.web.matches import LiveBoard
 from dealer.web.roots import OutsideRootsError, Roots
@@ -514,11 +515,22 @@ async def _listen(board: LiveBoard, broker: BrokerAddress) -> None:
             await asyncio.sleep(pause)
 
 
+def page_url(host: str, port: int, token: str | None) -> str:
+    """The URL that opens the page at ``host`` (with the token when one is needed).
+
+    >>> page_url("::1", 8000, None), page_url("192.0.2.7", 8001, "t")
+    ('http://[::1]:8000/', 'http://192.0.2.7:8001/?token=t')
+    """
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token is not None else "")
+
+
 async def serve(
     site: WebSite, ready: Callable[[str], None], left: Callable[[int], None] | None = None
 ) -> None:
     """Serve ``site`` until cancelled (Ctrl-C) or, in the main thread, until SIGTERM;
-    ``ready`` is told the URL once listening (with the token when one is needed). Its play
+    ``ready`` is told the URL once listening (:func:`page_url`; listening on every address,
+    the loopback's: see :mod:`dealer.web.addresses` for the others). Its play
     sessions end as it stops (:meth:`PlaySessions.stop`); ``left`` is told how many were
     still playing after the wait (the process should end without waiting for them: every
     hand they finished is in their logs)."""
@@ -530,11 +542,7 @@ async def serve(
         server = tcp._server
         sockets = getattr(server, "sockets", None) or []
         port = sockets[0].getsockname()[1] if sockets else site.port
-        host = f"[{site.host}]" if ":" in site.host else site.host
-        url = f"http://{host}:{port}/"
-        if site.token is not None:
-            url += f"?token={site.token}"
-        ready(url)
+        ready(page_url(local_address(site.host), port, site.token))
         stopped = asyncio.Event()
         with _on_sigterm(stopped.set):
             await stopped.wait()

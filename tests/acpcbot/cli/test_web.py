@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from dealer.web import machine_addresses
 from tests.dealer.web.server import SERVING, command
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
@@ -56,6 +58,36 @@ def test_a_token_is_needed_when_given_or_beyond_loopback(tmp_path: Path) -> None
         assert len(token) >= 20
         assert _get(f"http://127.0.0.1:{port}/api/info")[0] == 401
         assert _get(f"http://127.0.0.1:{port}/api/info?token={token}")[0] == 200
+
+
+@pytest.mark.e2e
+def test_on_every_address_it_prints_urls_that_open(tmp_path: Path) -> None:
+    """Listening on 0.0.0.0, the URL it prints is this machine's loopback's (0.0.0.0 is
+    where it listens, not an address to open), then the machine's own addresses."""
+    process = subprocess.Popen(
+        [str(ACPCBOT), "web", str(tmp_path), "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = SERVING.match(process.stdout.readline())
+        assert found is not None and found[2] == "127.0.0.1", found
+        port, token = found[3], found[1].split("?token=")[1]
+        assert _get(found[1])[0] == 200
+        elsewhere = process.stdout.readline()
+        assert elsewhere.startswith(
+            "acpcbot web: listening on every address of this machine (0.0.0.0): from elsewhere, "
+        ), elsewhere
+        urls = re.findall(r"http://\S+/\?token=\S+", elsewhere)
+        assert [u.split("//")[1].split(":")[0] for u in urls] == machine_addresses()
+        for url in urls:
+            assert url.endswith(f":{port}/?token={token}")
+            assert _get(url)[0] == 200  # (a request addressed to that address)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
 
 
 @pytest.mark.e2e
