@@ -279,8 +279,10 @@ class PlaySessions:
             table.finish("finished")
         except MatchInterruptedError as stopped:
             table.summary = stopped.match.text()
-            why = "the server stopped" if table.stopped else "no rematch: the first half is"
-            table.finish("interrupted", f"{why}; the hands played are the match")
+            why = "no rematch: the first half is the match"
+            if table.stopped:
+                why = "the server stopped; every hand finished is kept"
+            table.finish("interrupted", why)
         except MatchFailedError as failed:
             table.summary = failed.match.text()
             why = "you ran out of time: " if table.timed_out else ""

@@ -2,12 +2,15 @@
 Playwright against ``acpcbot web`` itself. The live view follows a match publishing to a real
 mosquitto until it ends; the replay shows hand 0 of the reference dealer's log and of ours as
 their ``STATE`` lines say; a person clicking plays 20 hands against always-call, and only the
-legal actions can be clicked; paths outside the folders are refused.
+legal actions can be clicked; paths outside the folders are refused; the Play form says why
+it refuses a name or an opponent; and what the page draws is measured (the chart's axis, the
+contrast of the results on the felt, the Play end screen and the nav at 800 px).
 
 Chromium is the system's (``./dev.sh test`` installs Debian's package; ``$ACPCBOT_CHROMIUM``
 names another): Playwright never downloads a browser here. The page's scripts run under its
-Content-Security-Policy, so the tests read the page through locators, never by evaluating
-script in it."""
+Content-Security-Policy, so the tests read the page through locators, never by running
+script of theirs in it, except to read what the browser computed for an element (a colour,
+a scroll width)."""
 
 from __future__ import annotations
 
