@@ -343,9 +343,26 @@ class RegistryEntrant:
         return agent.strategy_at
 
 
-def entrant(spec: str) -> RegistryEntrant:
+def entrant(spec: str, *, classes: bool = True) -> RegistryEntrant:
     """The agent ``spec`` names, to hand to the dealer; a spec that breaks the grammar raises
-    :class:`AgentSpecError` here (whether it makes an agent, when the match is checked)."""
+    :class:`AgentSpecError` here (whether it makes an agent, when the match is checked).
+
+    With ``classes`` false only the agents :func:`listing` lists are entered (built-in, or
+    plug-ins that installed distributions declare): a spec naming ``module:Class`` is refused
+    before anything is imported (importing a module runs its code; where the spec comes from
+    someone else, the web page's form, that is theirs to choose only when allowed).
+
+    >>> entrant("agents.simple:AlwaysCall", classes=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    agents.errors.AgentSpecError: agent spec 'agents.simple:AlwaysCall' names a Python class ...
+    >>> entrant("always-call", classes=False).name
+    'always-call'
+    """
+    if not classes and ":" in parse_agent_spec(spec)[0]:
+        raise AgentSpecError(
+            f"agent spec {spec!r} names a Python class (module:Class): only the agents "
+            "`acpcbot agents` lists are allowed here"
+        )
     return RegistryEntrant(spec, player_name(spec))
 
 

@@ -220,6 +220,8 @@ class ThreadedDecider(Decider):
             )
         exc = job.exception()
         if exc is not None:
+            if not isinstance(exc, Exception):  # a stop asked for, as the inline decider lets
+                raise exc  # it through (a person's seat whose server stops), not a failure
             return self._failed(state, exc)
         return self._legal(job.result(), state, hand)
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         DuplicateRun,
         Listening,
         MatchStatus,
+        StopHalf,
         Transport,
         derived_seed,
     )
@@ -102,6 +103,7 @@ __all__ = [
     "MatchRequest",
     "MatchRun",
     "MatchStatus",
+    "StopHalf",
     "TournamentInterruptedError",
     "TournamentReport",
     "TournamentRequest",
@@ -128,6 +130,7 @@ _NAMES = {
         "DuplicateRun",
         "Listening",
         "MatchStatus",
+        "StopHalf",
         "Transport",
         "derived_seed",
     ),

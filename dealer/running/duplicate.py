@@ -276,8 +276,9 @@ class HalfOutcome:
 
 class StopHalf(BaseException):
     """Raised by a :data:`HandReport` to stop the half after the hand just played (the
-    log and the outcome keep every hand before it). A ``BaseException``, so that the
-    in-process transport does not take it for a player's failure."""
+    log and the outcome keep every hand before it), or by a player to stop it at once (its
+    hand in progress is not played out: a person whose web server stops). A
+    ``BaseException``, so that neither transport takes it for a player's failure."""
 
 
 def play_half(
@@ -432,7 +433,12 @@ async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisi
     refereeing = asyncio.create_task(
         referee_over_tcp(referee, listeners, reporter, start_timeout_ms=30_000, hold_idle=True)
     )
-    failed = await _first_client_failure(refereeing, clients, config.names)
+    try:
+        failed = await _first_client_failure(refereeing, clients, config.names)
+    except StopHalf:  # a player stopped the half at once: its hand in progress is dropped
+        refereeing.cancel()
+        await asyncio.gather(refereeing, *clients, return_exceptions=True)
+        raise
     if failed is not None:
         # A seat whose client is gone would only time out: unless the referee ends the
         # match itself at once (then its error says more), the client's error is the news.
@@ -446,6 +452,8 @@ async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisi
     except MatchAbortedError as exc:
         # The clients see the connections drop; what they say about it helps.
         outcomes = await asyncio.gather(*clients, return_exceptions=True)
+        if any(isinstance(outcome, StopHalf) for outcome in outcomes):
+            raise StopHalf from None  # the referee saw the stopping player go first
         said = [
             f"{name}'s client: {outcome}"
             for name, outcome in zip(config.names, outcomes, strict=True)
@@ -530,7 +538,8 @@ async def _first_client_failure(
     referee: asyncio.Task[str], clients: Sequence[asyncio.Task[Any]], names: Sequence[str]
 ) -> AcpcError | None:
     """Wait for the referee; a client that fails while it runs (an agent that cannot start,
-    say) is returned as the error to report."""
+    say) is returned as the error to report, one whose player raised :class:`StopHalf`
+    raises it."""
     waiting: set[asyncio.Future[Any]] = {referee, *clients}
     while not referee.done():
         done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
@@ -538,6 +547,8 @@ async def _first_client_failure(
             if task is referee or task.cancelled():
                 continue
             exc = task.exception()
+            if isinstance(exc, StopHalf):
+                raise exc
             if exc is not None:
                 name = next(n for n, c in zip(names, clients, strict=True) if c is task)
                 return AcpcError(f"{name}'s client failed: {exc}")

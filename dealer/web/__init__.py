@@ -3,6 +3,7 @@
 
 * :mod:`.app` — the server (:func:`serve`, :func:`build_app`, :class:`WebSite`) and what it
   lets in (:class:`Guard`);
+* :mod:`.addresses` — where a server listening on every address can be opened;
 * :mod:`.roots` — the given folders, the only files it reads (:class:`Roots`);
 * :mod:`.matches` — the live view: the broker's sources and the folders' matches and
   tournaments (:class:`LiveBoard`);
@@ -25,7 +26,8 @@ from typing import TYPE_CHECKING
 from acpcbot.faces import lazy_names
 
 if TYPE_CHECKING:
-    from dealer.web.app import Guard, WebSite, build_app, is_loopback, serve
+    from dealer.web.addresses import is_wildcard, machine_addresses
+    from dealer.web.app import Guard, WebSite, build_app, is_loopback, page_url, serve
     from dealer.web.labels import action_label
     from dealer.web.logs import HandFilter, HandIndex, HandRow, LogTail, game_of_log
     from dealer.web.matches import LiveBoard
@@ -52,12 +54,16 @@ __all__ = [
     "build_app",
     "game_of_log",
     "is_loopback",
+    "is_wildcard",
+    "machine_addresses",
+    "page_url",
     "person_limits",
     "serve",
 ]
 
 _NAMES = {
-    "dealer.web.app": ("Guard", "WebSite", "build_app", "is_loopback", "serve"),
+    "dealer.web.addresses": ("is_wildcard", "machine_addresses"),
+    "dealer.web.app": ("Guard", "WebSite", "build_app", "is_loopback", "page_url", "serve"),
     "dealer.web.labels": ("action_label",),
     "dealer.web.logs": ("HandFilter", "HandIndex", "HandRow", "LogTail", "game_of_log"),
     "dealer.web.matches": ("LiveBoard",),

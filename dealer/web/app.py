@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import ipaddress
 import json
+import signal
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ from aiohttp import WSMsgType, web
 
 from acpcbot.errors import AcpcError
 from acpcbot.telemetry.url import BrokerAddress
+from dealer.web.addresses import local_address
 from dealer.web.logs import MAX_ROWS, HandFilter, HandIndex, KnownStrategies, twin_of
 from dealer.web.matches import LiveBoard
 from dealer.web.roots import OutsideRootsError, Roots
@@ -66,6 +69,9 @@ _WATCHED_FOR_S = 15.0
 _INDEXES = 4
 """Logs whose hands are kept in memory (the last ones opened)."""
 _RECONNECT_S = (0.5, 1.0, 2.0, 5.0)
+_SESSIONS_STOP_S = 5.0
+"""How long a stopping server waits for its play sessions to record how they ended (an
+agent's decision under way, the summary written)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 SESSIONS = web.AppKey("sessions", PlaySessions)
@@ -95,11 +101,16 @@ class WebSite:
     """Makes a play session's opponent from its spec."""
     agents: Sequence[str] = ()
     """The specs the page offers to play against."""
+    classes: bool = False
+    """Whether ``entrant_of`` takes ``module:Class`` too (``--allow-classes``; the page says
+    which opponents it may name)."""
     strategies: KnownStrategies | None = None
     """The fixed strategies of logs' players, for a hand's AIVAT value."""
     mqtt: BrokerAddress | None = None
     host: str = "127.0.0.1"
     port: int = 8000
+    next_ports: int = 0
+    """When ``port`` is in use, how many ports after it to try (the default port's)."""
     token: str | None = None
     """Required when set (always when ``host`` is not loopback)."""
     play_folder: Path = field(default_factory=lambda: Path("played"))
@@ -228,9 +239,10 @@ def build_app(site: WebSite) -> web.Application:
     async def info(request: web.Request) -> web.Response:
         return _json(
             {
-                "folders": [{"key": r.key, "name": r.path.name} for r in roots],
+                "folders": [{"key": r.key, "name": r.only or r.path.name} for r in roots],
                 "mqtt": str(site.mqtt) if site.mqtt is not None else None,
                 "agents": list(site.agents),
+                "classes": site.classes,
                 "play_folder": str(site.play_folder),
             }
         )
@@ -397,6 +409,7 @@ def build_app(site: WebSite) -> web.Application:
 
     async def shutting_down(app: web.Application) -> None:
         closing.set()
+        await sessions.stop(_SESSIONS_STOP_S)
         for socket in list(sockets):
             await socket.close(code=aiohttp.WSCloseCode.GOING_AWAY, message=b"server stopped")
 
@@ -502,29 +515,80 @@ async def _listen(board: LiveBoard, broker: BrokerAddress) -> None:
             await asyncio.sleep(pause)
 
 
+def page_url(host: str, port: int, token: str | None) -> str:
+    """The URL that opens the page at ``host`` (with the token when one is needed).
+
+    >>> page_url("::1", 8000, None), page_url("192.0.2.7", 8001, "t")
+    ('http://[::1]:8000/', 'http://192.0.2.7:8001/?token=t')
+    """
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token is not None else "")
+
+
 async def serve(
     site: WebSite, ready: Callable[[str], None], left: Callable[[int], None] | None = None
 ) -> None:
-    """Serve ``site`` until cancelled; ``ready`` is told the URL once listening (with the
-    token when one is needed), ``left`` how many play sessions were still playing when it
-    stopped (their matches wait on a person who is gone: the process should end without
-    waiting for their dealers' clocks; every hand they finished is in their logs)."""
+    """Serve ``site`` until cancelled (Ctrl-C) or, in the main thread, until SIGTERM;
+    ``ready`` is told the URL once listening (:func:`page_url`; listening on every address,
+    the loopback's: see :mod:`dealer.web.addresses` for the others). Its play
+    sessions end as it stops (:meth:`PlaySessions.stop`); ``left`` is told how many were
+    still playing after the wait (the process should end without waiting for them: every
+    hand they finished is in their logs)."""
     app = build_app(site)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
     try:
-        tcp = web.TCPSite(runner, site.host, site.port, reuse_address=True)
-        await tcp.start()
+        tcp = await _listen_on(runner, site)
         server = tcp._server
         sockets = getattr(server, "sockets", None) or []
         port = sockets[0].getsockname()[1] if sockets else site.port
-        host = f"[{site.host}]" if ":" in site.host else site.host
-        url = f"http://{host}:{port}/"
-        if site.token is not None:
-            url += f"?token={site.token}"
-        ready(url)
-        await asyncio.Event().wait()
+        ready(page_url(local_address(site.host), port, site.token))
+        stopped = asyncio.Event()
+        with _on_sigterm(stopped.set):
+            await stopped.wait()
     finally:
         await runner.cleanup()
         if left is not None:
             left(sum(session.running for session in app[SESSIONS].sessions.values()))
+
+
+async def _listen_on(runner: web.AppRunner, site: WebSite) -> web.TCPSite:
+    """Listen on ``site.port`` (or, in use, on one of the ``site.next_ports`` after it); an
+    :class:`AcpcError` of one line when it cannot."""
+    last = site.port + site.next_ports if site.port else 0
+    port = site.port
+    while True:  # (bounded: one more port each time, up to ``last``)
+        tcp = web.TCPSite(runner, site.host, port, reuse_address=True)
+        try:
+            await tcp.start()
+        except OSError as exc:
+            in_use = exc.errno == errno.EADDRINUSE
+            if in_use and port < last:
+                port += 1
+                continue
+            if not in_use:
+                raise AcpcError(
+                    f"cannot listen on {site.host} port {port}: {exc.strerror or exc}"
+                ) from None
+            ports = f"ports {site.port} to {last} are" if last > site.port else f"port {port} is"
+            raise AcpcError(
+                f"{ports} in use on {site.host} (another acpcbot web?): choose another with "
+                "--port N, or --port 0 for any free one"
+            ) from None
+        return tcp
+
+
+@contextlib.contextmanager
+def _on_sigterm(stop: Callable[[], None]) -> Iterator[None]:
+    """While in the block, SIGTERM (``kill``, ``docker stop``) calls ``stop``: the server
+    ends as on Ctrl-C, its sessions recorded (only the main thread's loop can do this)."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, Windows
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

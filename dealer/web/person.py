@@ -10,7 +10,11 @@ legal action of the decision being asked (one source of legality: the hand's own
 The time limit is the dealer's: a person who does not answer (the page closed, the browser
 gone) is a player that ran out of time, and the dealer ends the match as its rules say, the
 hands played kept. The person's wait ends a little after the limit (the dealer has ended the
-match by then); :meth:`Table.close` ends it at once.
+match by then); :meth:`Table.close` ends it at once. When the server stops,
+:meth:`Table.stop` ends the match on our dealer at once, as a second Ctrl-C ends ``acpcbot
+match``: the person's seat raises :class:`~dealer.running.StopHalf` at its next decision
+(the hand in progress is not played out for the person), the hands before it are kept, and
+the match is ``interrupted``.
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.player import MatchInfo
@@ -53,6 +57,7 @@ from acpcbot.player import BettingView, HandResult, MatchInfo, Player, Strategy
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 from dealer.analysis import estimate
+from dealer.running import StopHalf
 from dealer.web.labels import action_label
 
 __all__ = [
@@ -120,8 +125,11 @@ class Table:
         self._closed = False
         self.timed_out = False
         """The person did not answer in time (the dealer ended the match)."""
+        self.stopped = False
+        """The server stopped the match (:meth:`stop`)."""
         self.folder: dict[str, str] | None = None
-        """Where the match's files are (``root``, ``path``), when they are served."""
+        """Where the match's files are (``root``, ``path``, and the first half's ``log``),
+        when they are served."""
         self.summary: list[str] | None = None
         """The match's summary for people, once it ended."""
 
@@ -147,7 +155,10 @@ class Table:
 
     def ask(self, state: MatchState, betting: BettingView) -> Action:
         """The person's action at ``state`` (waits for a legal click); a check or call when
-        the time is long up or the table closed (the dealer has ended the match then)."""
+        the time is long up or the table closed (the dealer has ended the match then);
+        :class:`~dealer.running.StopHalf` once the table was stopped."""
+        if self.stopped:
+            raise StopHalf
         with self._lock:
             decision = _Decision(next(self._keys), state, _copy(betting), time.monotonic())
             self._decision = decision
@@ -175,6 +186,8 @@ class Table:
         if isinstance(answer, tuple):
             action: Action = answer[1]
             return action
+        if self.stopped:
+            raise StopHalf
         return CALL
 
     def hand_over(self, result: HandResult) -> None:
@@ -214,6 +227,12 @@ class Table:
             self._status = status
             self._message = message
             self._decision = None
+        self.close()
+
+    def stop(self) -> None:
+        """The server stops: end every wait at once, and the match with the person's next
+        decision (see the module)."""
+        self.stopped = True
         self.close()
 
     def close(self) -> None:

@@ -1,7 +1,12 @@
 """The folders the web server was given, and the only files it will read: those inside them.
 
+A folder given may be a folder of results, a match folder or a tournament folder itself (as
+``acpcbot results DIR`` takes them), or a single ``.log``: then that log is the only file
+served from its folder.
+
 A page names a file by its folder's key and a path relative to that folder
-(``results/plicas-vs-dpp.seed42.n1000/plicas-dpp.seed42.n1000.log``). :meth:`Roots.find`
+(``results/plicas-vs-dpp.seed42.n1000/plicas-dpp.seed42.n1000.log``; the empty path is the
+folder itself). :meth:`Roots.find`
 turns that into a file, or refuses it with :class:`OutsideRootsError`: an absolute path,
 ``..`` or ``.`` parts, a hidden part (``.lock``), a NUL, backslashes, and anything whose real
 path (symbolic links followed) is not inside the folder it was named under. Whatever the URL
@@ -61,9 +66,11 @@ class Root:
     """One given folder."""
 
     key: str
-    """Its name in URLs: the folder's name, made unique."""
+    """Its name in URLs: the folder's name (or the log's), made unique."""
     path: Path
-    """Its real path."""
+    """Its real path (a log's: the folder the log is in)."""
+    only: str | None = None
+    """A log given by itself: its name, the only file of ``path`` served."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,22 +105,25 @@ class Roots:
             self.add(folder)
 
     def add(self, folder: Path) -> Root:
-        """Serve ``folder`` too (once: a folder given twice keeps its first key)."""
+        """Serve ``folder`` (or a ``.log``) too (once: given twice, it keeps its first key)."""
         try:
             real = folder.resolve(strict=True)
         except (OSError, RuntimeError):
             raise AcpcError(f"no folder {folder}") from None
-        if not real.is_dir():
-            raise AcpcError(f"{folder} is not a folder")
+        path, only = real, None
+        if real.is_file() and real.name.endswith(".log"):
+            path, only = real.parent, real.name
+        elif not real.is_dir():
+            raise AcpcError(f"{folder} is neither a folder nor a .log")
         for root in self._roots.values():
-            if root.path == real:
+            if (root.path, root.only) == (path, only):
                 return root
         base = _KEY_UNSAFE.sub("-", real.name).strip(".-") or "folder"
         key, n = base, 1
         while key in self._roots:
             n += 1
             key = f"{base}-{n}"
-        root = self._roots[key] = Root(key, real)
+        root = self._roots[key] = Root(key, path, only)
         return root
 
     def keys(self) -> list[str]:
@@ -139,6 +149,8 @@ class Roots:
             or any(not part or part in (".", "..") or part.startswith(".") for part in parts)
         ):
             raise OutsideRootsError(f"{relative!r} is not a path inside {key}")
+        if root.only is not None and relative != root.only:
+            raise OutsideRootsError(f"only {root.only} is served as {key}")
         try:
             real = root.path.joinpath(*parts).resolve(strict=True)
         except (OSError, RuntimeError):
@@ -156,14 +168,19 @@ class Roots:
         return True
 
     def name_of(self, path: Path) -> tuple[str, str] | None:
-        """``(key, relative)`` of a path inside one of the folders, or ``None``."""
+        """``(key, relative)`` of a path inside one of the folders (``""``: the folder
+        itself), or ``None``."""
         try:
             real = path.resolve(strict=True)
         except (OSError, RuntimeError):
             return None
         for root in self._roots.values():
-            if real.is_relative_to(root.path):
-                return root.key, real.relative_to(root.path).as_posix()
+            if root.only is not None:
+                if real == root.path / root.only:
+                    return root.key, root.only
+            elif real.is_relative_to(root.path):
+                relative = real.relative_to(root.path).as_posix()
+                return root.key, "" if relative == "." else relative
         return None
 
     def listing(self) -> list[Found]:
@@ -173,7 +190,14 @@ class Roots:
         found: list[Found] = []
         budget = [MAX_ENTRIES]
         for root in list(self._roots.values()):
-            self._walk(root, root.path, 0, found, budget)
+            if root.only is None:
+                self._walk(root, root.path, 0, found, budget)
+                continue
+            try:
+                info = (root.path / root.only).stat()
+            except OSError:
+                continue
+            found.append(Found("log", root.key, root.only, info.st_size, info.st_mtime))
         return sorted(found, key=lambda f: (-f.mtime, f.root, f.relative))
 
     def _walk(
@@ -184,9 +208,9 @@ class Roots:
         except OSError:
             return
         names = {entry.name for entry in entries}
-        relative = folder.relative_to(root.path).as_posix()
+        relative = "" if folder == root.path else folder.relative_to(root.path).as_posix()
         for marker, kind in (("summary.json", "match"), ("tournament.json", "tournament")):
-            if marker in names and folder != root.path:
+            if marker in names:  # (the folder given may be a match or a tournament itself)
                 stamp = _mtime(folder / marker)
                 found.append(Found(kind, root.key, relative, 0, stamp))
         for entry in entries:
@@ -201,7 +225,7 @@ class Roots:
                         self._walk(root, Path(entry.path), depth + 1, found, budget)
                 elif entry.name.endswith(".log") and entry.is_file():
                     info = entry.stat()
-                    path = entry.name if folder == root.path else f"{relative}/{entry.name}"
+                    path = f"{relative}/{entry.name}" if relative else entry.name
                     found.append(Found("log", root.key, path, info.st_size, info.st_mtime))
             except OSError:
                 continue

@@ -18,6 +18,7 @@ who does not answer ran out of time, and the dealer ends the match as its rules 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import secrets
 import threading
@@ -55,6 +56,8 @@ EntrantFactory = Callable[[str], Entrant]
 MAX_RUNNING = 4
 """Sessions playing at once."""
 MAX_HANDS = 100_000
+MAX_NAME = 64
+"""The longest name a person may give (it names the match's folder and the logs)."""
 
 
 def person_limits(limit_s: float) -> TimeLimits:
@@ -91,6 +94,11 @@ class PlayRequest:
 
     def check(self) -> None:
         """Raise :class:`AcpcError` for anything wrong, before a session starts."""
+        if not name_is_safe(self.name):
+            raise AcpcError(
+                f"name: 1 to {MAX_NAME} characters, without '/', '\\', '..', ':', '|', "
+                "spaces or control characters"
+            )
         if (self.opponent is None) == (self.dealer is None):
             raise AcpcError("name an opponent (an agent spec) or a dealer (host and port)")
         if not 1 <= self.hands <= MAX_HANDS:
@@ -101,6 +109,23 @@ class PlayRequest:
             raise AcpcError("time limit: 1 .. 3600 seconds per action")
         if self.dealer is not None and not 0 < self.dealer[1] < 65536:
             raise AcpcError("port: 1 .. 65535")
+
+
+def name_is_safe(name: str) -> bool:
+    r"""Whether a person's ``name`` can name the match's folder (in the play folder, not a
+    path that leads elsewhere) and be written to an ACPC log.
+
+    >>> [name_is_safe(n) for n in ("Ann", "ann_2.x", "../../etc", "a/b", "a\\b", "..", "a\0")]
+    [True, True, False, False, False, False, False]
+    >>> name_is_safe("x" * MAX_NAME), name_is_safe("x" * (MAX_NAME + 1)), name_is_safe("")
+    (True, False, False)
+    """
+    return (
+        0 < len(name) <= MAX_NAME
+        and name.isprintable()  # no NUL, no control or format characters
+        and not any(c in name for c in "/\\:| ")
+        and ".." not in name
+    )
 
 
 class PlaySession:
@@ -170,7 +195,8 @@ class PlaySessions:
                 listener()
 
         def on_change() -> None:
-            loop.call_soon_threadsafe(changed)
+            with contextlib.suppress(RuntimeError):  # the server has stopped: nobody listens
+                loop.call_soon_threadsafe(changed)
 
         table.on_change = on_change
         if request.opponent is not None:
@@ -186,6 +212,26 @@ class PlaySessions:
             session.task = loop.create_task(self._play_at_dealer(session))
         self.sessions[key] = session
         return session
+
+    async def stop(self, wait_s: float) -> int:
+        """The server stops: end every session playing, and wait up to ``wait_s`` seconds
+        for them; how many are still playing then. A match on our dealer ends as a second
+        Ctrl-C ends ``acpcbot match`` (:meth:`Table.stop`: ``interrupted``, its folder
+        unlocked, every hand finished in its logs and summary); a seat at a dealer
+        elsewhere is left (that dealer keeps the log)."""
+        for session in self.sessions.values():
+            if not session.running:
+                continue
+            if session.task is not None:
+                session.task.cancel()
+            else:
+                session.table.stop()
+        deadline = time.monotonic() + wait_s
+        while (left := sum(s.running for s in self.sessions.values())) and (
+            time.monotonic() < deadline
+        ):
+            await asyncio.sleep(0.05)
+        return left
 
     def _match_request(self, request: PlayRequest, table: Table) -> MatchRequest:
         assert request.opponent is not None
@@ -204,11 +250,15 @@ class PlaySessions:
             limits=person_limits(request.limit_s),
         )
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        out = self.folder / f"{match.plan().match_name}.{stamp}"
-        n = 1
+        folder = self.folder.resolve()
+        name = f"{match.plan().match_name}.{stamp}"
+        out, n = folder / name, 1
         while out.exists():
             n += 1
-            out = self.folder / f"{match.plan().match_name}.{stamp}-{n}"
+            out = folder / f"{name}-{n}"
+        # The names were checked; whatever they hold, nothing is made outside the play folder.
+        if out.parent != folder or out.resolve().parent != folder:
+            raise AcpcError(f"the match's folder {name!r} would not be inside {self.folder}")
         return dataclasses.replace(match, out=out)
 
     def _play_here(self, session: PlaySession, match: MatchRequest) -> None:
@@ -221,13 +271,18 @@ class PlaySessions:
             match.out.mkdir(parents=True, exist_ok=True)
             self.roots.add(self.folder)
             table.folder = self._named(match.out)
+            if table.folder is not None:  # the replay opens the first half's log
+                table.folder["log"] = match.plan().log_name(0)
             table.set_status("starting")
             played = run_match(match, before_half=table.wait_rematch)
             table.summary = played.text()
             table.finish("finished")
         except MatchInterruptedError as stopped:
             table.summary = stopped.match.text()
-            table.finish("interrupted", "no rematch: the first half is the match")
+            why = "no rematch: the first half is the match"
+            if table.stopped:
+                why = "the server stopped; every hand finished is kept"
+            table.finish("interrupted", why)
         except MatchFailedError as failed:
             table.summary = failed.match.text()
             why = "you ran out of time: " if table.timed_out else ""
@@ -260,6 +315,9 @@ class PlaySessions:
             )
             table.summary = [str(summary)]
             table.finish("finished")
+        except asyncio.CancelledError:
+            table.finish("interrupted", "the server stopped; the dealer keeps the log")
+            raise
         except AcpcError as exc:
             why = "you ran out of time; " if table.timed_out else ""
             table.finish("failed", f"{why}{exc}")

@@ -39,6 +39,8 @@ function card(text, extra = "") {
   return el("span", { class: `card ${red} ${extra}`, "data-card": text, text: text[0] + SUITS[suit] });
 }
 
+const cardText = (text) => text[0] + SUITS[text[1]];
+
 function number(value, digits = 1) {
   if (value === null || value === undefined) return "-";
   return Number(value).toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -53,6 +55,9 @@ function estimateText(mbb, ci) {
   if (mbb === null || mbb === undefined) return "-";
   return signed(mbb) + (ci === null || ci === undefined ? "" : ` \u00b1 ${number(ci)}`);
 }
+
+// A path inside a served folder ("" is the folder itself), joined without empty parts.
+const joined = (...parts) => parts.filter((part) => part).join("/");
 
 function duration(seconds) {
   if (seconds === null || seconds === undefined) return "-";
@@ -104,9 +109,12 @@ views.live = (() => {
         ? `${number(row.matches_done, 0)}/${number(row.matches_total, 0)} matches`
         : `${number(row.hands, 0)}` + (row.hands_total ? `/${number(row.hands_total, 0)}` : "");
       const status = row.status + (row.dropped ? `, ${row.dropped} dropped` : "");
+      // Where it is: two match folders of the same name in different folders differ here.
+      const where = row.folder ? joined(row.folder.root, row.folder.path) : "";
       const tr = el("tr", { "data-key": row.key, "data-status": row.status, class: row.key === selected ? "selected" : "" },
         el("td", { text: row.kind + (row.origin === "folder" ? " (folder)" : "") }),
-        el("td", { text: row.name }),
+        el("td", { class: "name" }, el("span", { text: row.name }),
+          where && where !== row.name ? el("span", { class: "where", text: where }) : null),
         el("td", { text: (row.agents || []).join(" vs ") }),
         el("td", { class: "num", text: hands }),
         el("td", { class: "num", text: number(row.hands_per_s, 0) }),
@@ -133,8 +141,8 @@ views.live = (() => {
     links.replaceChildren();
     if (detail.folder) {
       for (const log of detail.logs || []) {
-        const path = `${detail.folder.path}/${log}`;
-        links.append(el("a", { href: `#replay/${detail.folder.root}/${path}`, text: `replay ${log}` }), " ");
+        const path = joined(detail.folder.root, detail.folder.path, log);
+        links.append(el("a", { href: `#replay/${path}`, text: `replay ${log}` }), " ");
       }
     }
   }
@@ -152,7 +160,9 @@ views.live = (() => {
       chart = new uPlot({
         width, height: 320,
         scales: { x: { time: false } },
-        axes: [{ label: "hands" }, { label: "big blinds won" }],
+        // The y axis as wide as its widest tick label: with the default width, labels such
+        // as -12,000 ran into the axis title.
+        axes: [{ label: "hands" }, { label: "big blinds won", size: axisWidth }],
         series: [
           { label: "hands" },
           { label: "won (bb)", stroke: "#1565c0", width: 2 },
@@ -164,6 +174,20 @@ views.live = (() => {
     } else {
       chart.setData(data);
     }
+  }
+
+  // uPlot asks for an axis's size with its tick labels (its demo "axis-autosize"); after two
+  // rounds the size it has is kept, so that the layout settles.
+  function axisWidth(self, values, index, cycle) {
+    const axis = self.axes[index];
+    if (cycle > 1) return axis._size;
+    const longest = (values || []).reduce((found, value) => (value.length > found.length ? value : found), "");
+    let width = axis.ticks.size + axis.gap;
+    if (longest) {
+      self.ctx.font = axis.font[0];
+      width += self.ctx.measureText(longest).width / devicePixelRatio;
+    }
+    return Math.ceil(width) + 8;
   }
 
   function drawCrosstable(table) {
@@ -360,6 +384,9 @@ views.play = (() => {
   function show() {
     const specs = $("#agent-specs");
     specs.replaceChildren(...info.agents.map((spec) => el("option", { value: spec })));
+    $("#play-opponents").textContent = info.classes
+      ? "an agent (acpcbot agents lists them, NAME:KEY=VALUE,... for options) or any module:Class"
+      : "an agent acpcbot agents lists (NAME:KEY=VALUE,... for options); module:Class only if the server was started with --allow-classes";
     const wanted = location.hash.split("/")[1];
     if (wanted && wanted !== session) join(wanted);
   }
@@ -457,7 +484,7 @@ views.play = (() => {
     $("#play-result").textContent = result;
     $("#play-result").dataset.hands = String(r.hands);
     const last = data.last;
-    $("#play-last").textContent = last ? `Last hand (${last.number}): ${last.betting}, you ${signed(last.value, 0)} chips` : "";
+    $("#play-last").textContent = last ? lastHand(last, data) : "";
     $("#play-last").dataset.hand = last ? String(last.number) : "";
     $("#play-between").hidden = data.status !== "between";
     const over = ["finished", "interrupted", "failed"].includes(data.status);
@@ -465,9 +492,26 @@ views.play = (() => {
     $("#play-summary").textContent = data.summary ? data.summary.join("\n") : "";
     const replay = $("#play-replay");
     replay.hidden = !(over && data.folder);
-    if (data.folder) replay.href = `#replay/${data.folder.root}/${data.folder.path}`;
+    if (data.folder) replay.href = `#replay/${joined(data.folder.root, data.folder.path, data.folder.log)}`;
     $("#play-again").hidden = !over;
     $("#play-table").dataset.status = data.status;
+  }
+
+  // The hand just over, in words: its result, each round's actions and the cards shown.
+  function lastHand(last, data) {
+    const who = (position) => (position === last.position ? "you" : data.opponent);
+    const rounds = [];
+    for (const step of last.steps) {
+      const said = `${who(step.position)} ${step.label}`;
+      if (rounds.length && rounds[rounds.length - 1].round === step.round) rounds[rounds.length - 1].said.push(said);
+      else rounds.push({ round: step.round, said: [said] });
+    }
+    const shown = last.holes.map((cards, position) => (cards.length ? `${who(position)} ${cards.map(cardText).join(" ")}` : "")).filter((text) => text);
+    const board = last.board.flat();
+    return `Last hand (${last.number}): you ${signed(last.value, 0)} chips. `
+      + rounds.map((r) => `${roundName(r.round)}: ${r.said.join(", ")}`).join("; ")
+      + (shown.length ? `. Cards: ${shown.join(", ")}` : "")
+      + (board.length ? `; board ${board.map(cardText).join(" ")}` : "") + ".";
   }
 
   $("#play-form").addEventListener("submit", start);

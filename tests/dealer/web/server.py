@@ -5,6 +5,7 @@ a raw HTTP request (a path exactly as written: no client tidies it)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import signal
 import subprocess
@@ -32,12 +33,19 @@ class Running:
 
 @asynccontextmanager
 async def running(
-    folders: list[Path], play_folder: Path, *, token: str | None = None, host: str = "127.0.0.1"
+    folders: list[Path],
+    play_folder: Path,
+    *,
+    token: str | None = None,
+    host: str = "127.0.0.1",
+    classes: bool = False,
 ) -> AsyncIterator[Running]:
+    """The application as ``acpcbot web`` builds it (``classes``: ``--allow-classes``)."""
     site = WebSite(
         folders,
-        entrant,
+        functools.partial(entrant, classes=classes),
         agents=["always-call", "example"],
+        classes=classes,
         strategies=known_strategies,
         host=host,
         port=0,

@@ -6,9 +6,12 @@ away timing out as the dealer's rules say."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import json
 import random
 import shutil
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +21,12 @@ import aiohttp
 import pytest
 
 from acpcbot.actions import ActionType
+from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.rules import HandState
+from agents.registry import entrant
+from dealer.web import WebSite, serve
 from tests.dealer.web.server import raw_get, running
 
 REFERENCE = "logs/deterministic/limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
@@ -92,6 +98,29 @@ async def test_the_page_its_files_and_a_log_inside_are_served(
                 assert response.status == 400
 
 
+async def test_a_log_given_by_itself_is_served_and_nothing_beside_it(
+    results: Path, tmp_path: Path
+) -> None:
+    async with running([results / "reference.log"], tmp_path / "played") as server:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{server.url}/api/info") as response:
+                assert (await response.json())["folders"] == [
+                    {"key": "reference.log", "name": "reference.log"}
+                ]
+            async with session.get(f"{server.url}/api/files") as response:
+                assert [(f["root"], f["path"]) for f in await response.json()] == [
+                    ("reference.log", "reference.log")
+                ]
+            query = "root=reference.log&path=reference.log&limit=1"
+            async with session.get(f"{server.url}/api/log?{query}") as response:
+                assert (await response.json())["hands"] == 1000
+        status, log = await raw_get(server.port, "/files/reference.log/reference.log")
+        assert status == 200 and log.startswith(b"# name/game/hands/seed")
+        for beside in ("outside-link.log", "", "../secret.log"):
+            status, body = await raw_get(server.port, f"/files/reference.log/{beside}")
+            assert status in (400, 403, 404) and SECRET.encode() not in body, beside
+
+
 async def test_another_host_name_is_refused_on_loopback(results: Path, tmp_path: Path) -> None:
     async with running([results], tmp_path / "played") as server:
         assert (await raw_get(server.port, "/api/info", host="evil.example"))[0] == 421
@@ -129,6 +158,118 @@ async def test_a_post_from_another_origin_is_refused(results: Path, tmp_path: Pa
         async with s.post(f"{server.url}/api/play", json={"opponent": "no-such-agent"}) as r:
             assert r.status == 400 and "unknown agent" in (await r.json())["error"]
     assert not (tmp_path / "played").exists()
+
+
+def _everything(folder: Path) -> set[Path]:
+    return set(folder.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../../etc",
+        "a/b",
+        "/tmp/x",
+        "a\\..\\..\\b",
+        "..",
+        "x..y",
+        "nul\0byte",
+        "tab\tname",
+        "bell\x07",
+        "x" * 65,
+    ],
+)
+async def test_a_play_name_that_could_lead_out_of_the_play_folder_is_refused(
+    results: Path, tmp_path: Path, name: str
+) -> None:
+    played = tmp_path / "a" / "b" / "played"
+    before = _everything(tmp_path)
+    async with running([results], played) as server, aiohttp.ClientSession() as s:
+        body = {"opponent": "always-call", "hands": "5", "name": name}
+        async with s.post(f"{server.url}/api/play", json=body) as response:
+            status, said = response.status, await response.json()
+    assert status == 400, said
+    assert said["error"].startswith("name: 1 to 64 characters, without '/'"), said
+    assert _everything(tmp_path) == before  # nothing made, in the play folder or elsewhere
+
+
+async def test_a_name_of_64_characters_plays_in_the_play_folder(
+    results: Path, tmp_path: Path
+) -> None:
+    played = tmp_path / "played"
+    async with running([results], played) as server, aiohttp.ClientSession() as s:
+        body = {"opponent": "always-call", "hands": "1", "name": "n" * 64, "duplicate": False}
+        async with s.post(f"{server.url}/api/play", json=body) as response:
+            assert response.status == 200, await response.text()
+            key = (await response.json())["key"]
+        for _ in range(200):
+            async with s.get(f"{server.url}/api/play/{key}") as response:
+                if (await response.json())["folder"] is not None:
+                    break
+            await asyncio.sleep(0.05)
+    (folder,) = played.iterdir()
+    assert folder.name.startswith("n" * 64 + "-vs-always-call.")
+
+
+def _module_that_says_it_ran(folder: Path, name: str) -> Path:
+    """A module ``name`` in ``folder`` that, imported, writes the file returned."""
+    ran = folder / f"{name}.ran"
+    (folder / f"{name}.py").write_text(
+        f"from pathlib import Path\nPath({str(ran)!r}).write_text('imported')\n"
+        "class Bot:\n    pass\n"
+    )
+    return ran
+
+
+async def test_an_opponent_that_is_no_registered_agent_is_refused_before_any_import(
+    results: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    modules = tmp_path / "modules"
+    modules.mkdir()
+    monkeypatch.syspath_prepend(str(modules))
+    refused = _module_that_says_it_ran(modules, "web_probe_refused")
+    async with running([results], tmp_path / "played") as server, aiohttp.ClientSession() as s:
+        async with s.get(f"{server.url}/api/info") as response:
+            assert (await response.json())["classes"] is False
+        for spec in ("web_probe_refused:Bot", "web_probe_refused:Bot:level=2"):
+            body = {"opponent": spec, "hands": "5"}
+            async with s.post(f"{server.url}/api/play", json=body) as response:
+                status, said = response.status, await response.json()
+            assert status == 400, said
+            assert "names a Python class" in said["error"], said
+    assert not refused.exists() and "web_probe_refused" not in sys.modules
+    assert not (tmp_path / "played").exists()
+    # Started with --allow-classes, the server imports it (and finds no agent there).
+    allowed = _module_that_says_it_ran(modules, "web_probe_allowed")
+    async with (
+        running([results], tmp_path / "played", classes=True) as server,
+        aiohttp.ClientSession() as s,
+    ):
+        body = {"opponent": "web_probe_allowed:Bot", "hands": "5"}
+        async with s.post(f"{server.url}/api/play", json=body) as response:
+            status, said = response.status, await response.json()
+    assert status == 400 and "is not a subclass of" in said["error"], said
+    assert allowed.read_text() == "imported"
+    monkeypatch.delitem(sys.modules, "web_probe_allowed")
+
+
+async def test_a_port_in_use_takes_one_of_the_next_when_allowed_else_says_so(
+    results: Path, tmp_path: Path
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        site = WebSite([results], entrant, port=port, next_ports=5, play_folder=tmp_path / "p")
+        urls: list[str] = []
+        serving = asyncio.create_task(serve(site, urls.append))
+        while not urls and not serving.done():
+            await asyncio.sleep(0.01)
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        assert port < int(urls[0].rsplit(":", 1)[1].strip("/")) <= port + 5
+        alone = dataclasses.replace(site, next_ports=0)
+        with pytest.raises(AcpcError, match=f"^port {port} is in use on 127.0.0.1 .*--port N"):
+            await serve(alone, urls.append)
 
 
 Clicked = list[tuple[int, str, str]]
@@ -225,6 +366,21 @@ async def test_a_person_plays_only_legal_actions_then_the_rematch_with_the_seats
     played = _person_actions(first, "Ann") + _person_actions(second, "Ann")
     assert played == [(n, betting.replace("", ""), a) for n, betting, a in clicked]
     assert table["result"]["pairs"]["count"] == 4
+
+
+async def test_a_server_that_stops_ends_its_sessions_as_interrupted(
+    results: Path, tmp_path: Path
+) -> None:
+    async with running([results], tmp_path / "played") as server, aiohttp.ClientSession() as s:
+        body = {"opponent": "always-call", "hands": 30, "seed": 6, "limit_s": 30}
+        async with s.post(f"{server.url}/api/play", json=body) as response:
+            key = (await response.json())["key"]
+        async with s.ws_connect(f"{server.url}/api/play/{key}/ws") as socket:
+            await _play(socket, lambda d: "c", rematch=False, stop_after=3)
+    (folder,) = (tmp_path / "played").iterdir()
+    summary = json.loads((folder / "summary.json").read_text())
+    assert (summary["status"], summary["hands"]) == ("interrupted", 3)
+    assert not (folder / ".lock").exists()
 
 
 @pytest.mark.slow  # the dealer's clock runs out (2 s)

@@ -2,18 +2,23 @@
 Playwright against ``acpcbot web`` itself. The live view follows a match publishing to a real
 mosquitto until it ends; the replay shows hand 0 of the reference dealer's log and of ours as
 their ``STATE`` lines say; a person clicking plays 20 hands against always-call, and only the
-legal actions can be clicked; paths outside the folders are refused.
+legal actions can be clicked; paths outside the folders are refused; the Play form says why
+it refuses a name or an opponent; and what the page draws is measured (the chart's axis, the
+contrast of the results on the felt, the Play end screen and the nav at 800 px).
 
 Chromium is the system's (``./dev.sh test`` installs Debian's package; ``$ACPCBOT_CHROMIUM``
 names another): Playwright never downloads a browser here. The page's scripts run under its
-Content-Security-Policy, so the tests read the page through locators, never by evaluating
-script in it."""
+Content-Security-Policy, so the tests read the page through locators, never by running
+script of theirs in it, except to read what the browser computed for an element (a colour,
+a scroll width)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -35,7 +40,7 @@ from tests.mqttbroker import Mosquitto
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, FloatRect, Page
 
 REFERENCE = "logs/deterministic/limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]
@@ -312,3 +317,177 @@ def test_paths_outside_the_folders_are_refused_in_the_browser(tmp_path: Path, pa
             assert "the-secret-text" not in body and "root:" not in body, target
         response = page.goto(url)
         assert response is not None and response.status == 200
+
+
+def test_the_play_form_shows_why_it_refuses_a_name_or_an_opponent(
+    tmp_path: Path, page: Page
+) -> None:
+    # A module the server could import from its current folder: it says so if it is.
+    (tmp_path / "web_probe.py").write_text(
+        "from pathlib import Path\nPath('web_probe.ran').write_text('imported')\n"
+        "class Bot:\n    pass\n"
+    )
+    before = set(tmp_path.rglob("*"))
+    with command("--play-dir", str(tmp_path / "deep" / "played"), cwd=tmp_path) as (url, _):
+        error = page.locator("#play-error")
+        for name, opponent, why in (
+            ("../../etc", "always-call", "name: 1 to 64 characters, without '/'"),
+            ("a/b", "always-call", "name: 1 to 64 characters, without '/'"),
+            ("x" * 65, "always-call", "name: 1 to 64 characters, without '/'"),
+            ("Ann", "web_probe:Bot", "names a Python class (module:Class)"),
+        ):
+            page.goto(f"{url}#play")
+            page.reload()  # a fresh form: no error shown yet
+            assert "--allow-classes" in (page.locator("#play-opponents").text_content() or "")
+            page.fill("#play-form input[name=name]", name)
+            page.fill("#play-form input[name=opponent]", opponent)
+            page.click("#play-start")
+            error.filter(has_text=why).wait_for()
+            assert page.locator("#play-table").is_hidden()
+    assert not (tmp_path / "web_probe.ran").exists()
+    assert set(tmp_path.rglob("*")) == before  # nothing made, in --play-dir or elsewhere
+
+
+def _match(out: Path, *args: str) -> dict[str, Any]:
+    """``acpcbot match ARGS --out OUT``: its summary."""
+    done = subprocess.run(
+        [str(ACPCBOT), "match", *args, "--out", str(out), "--no-progress"],
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    summary: dict[str, Any] = json.loads((out / "summary.json").read_text())
+    return summary
+
+
+def _ink_runs(picture: bytes) -> list[tuple[int, int]]:
+    """The runs of columns of a screenshot that hold ink (any pixel darker than light grey),
+    as (first, last) column."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(picture)).convert("L")
+    width, height = image.size
+    pixels = image.load()
+    assert pixels is not None
+    inked = [any(pixels[x, y] < 230 for y in range(height)) for x in range(width)]  # type: ignore[operator]
+    runs: list[tuple[int, int]] = []
+    for x, ink in enumerate(inked):
+        if ink and runs and runs[-1][1] == x - 1:
+            runs[-1] = (runs[-1][0], x)
+        elif ink:
+            runs.append((x, x))
+    return runs
+
+
+def _luminance(css: str) -> float:
+    """The relative luminance (WCAG 2) of a CSS ``rgb(...)`` colour."""
+    red, green, blue = (int(v) / 255 for v in re.findall(r"[\d.]+", css)[:3])
+    linear = [
+        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+BACKGROUND = """element => {
+    for (let at = element; at; at = at.parentElement) {
+        const colour = getComputedStyle(at).backgroundColor;
+        if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== "transparent") return colour;
+    }
+    return "rgb(255, 255, 255)";
+}"""
+"""The colour behind an element's text: its own background, or the first one behind it."""
+
+
+def test_the_page_measured_chart_axis_chips_rows_and_the_nav_at_800_px(
+    tmp_path: Path, page: Page
+) -> None:
+    """What the page shows, measured: the chart's y-axis title clear of its tick labels, a
+    hand's results on the felt at a contrast of 4.5 at least, match folders of the same name
+    told apart, a match folder given by itself listed, and the nav on one line at 800 px."""
+    results = tmp_path / "the-results-of-a-long-afternoon-of-experiments"
+    alone = tmp_path / "a-match-given-by-itself"
+    # Wide swings (always-raise against always-call, one half): tick labels like -4,000.
+    summary = _match(
+        alone, "always-raise", "always-call", "--hands", "10000", "--seed", "1", "--no-duplicate"
+    )
+    for place in ("first", "second"):
+        shutil.copytree(alone, results / place / "same-name")
+    with command(str(results), str(alone)) as (url, _):
+        page.goto(f"{url}#live")
+        rows = page.locator("#live-sources tbody tr")
+        wait_until(lambda: rows.count() == 3, what="three matches")
+        names = sorted(r.locator("td.name").text_content() or "" for r in rows.all())
+        assert len(set(names)) == 3, names  # the two same-name folders told apart
+        # The match folder given itself is listed, and its logs open in the replay.
+        row = page.locator(f'#live-sources tbody tr[data-key="dir:{alone.name}/"]')
+        row.click()
+        over = page.locator("#live-chart .u-over")
+        over.wait_for()
+        wait_until(lambda: int(page.locator("#live-chart").get_attribute("data-points") or 0))
+        time.sleep(0.5)  # (the chart's first drawing settles its axes)
+        canvas = page.locator("#live-chart canvas").bounding_box()
+        plot = over.bounding_box()
+        assert canvas is not None and plot is not None
+        axis: FloatRect = {
+            "x": canvas["x"],
+            "y": plot["y"],
+            "width": plot["x"] - canvas["x"],
+            "height": plot["height"],
+        }
+        title, *labels = _ink_runs(page.screenshot(clip=axis))
+        assert labels and labels[0][0] - title[1] > 5, (title, labels)  # a clear gap
+        log = summary["halves"][0]["log"]
+        page.locator("#live-links a", has_text=log).click()
+        page.locator("#replay-title", has_text=log).wait_for()
+        page.locator('#replay-hands tbody tr[data-number="0"]').click()
+        chips = page.locator("#hand-seats .value")
+        chips.first.wait_for()
+        for chip in chips.all():
+            text = _luminance(chip.evaluate("e => getComputedStyle(e).color"))
+            behind = _luminance(chip.evaluate(BACKGROUND))
+            ratio = (max(text, behind) + 0.05) / (min(text, behind) + 0.05)
+            assert ratio >= 4.5, (chip.text_content(), ratio)
+        # At 800 px the nav keeps its line (the folders' list gives way).
+        page.set_viewport_size({"width": 800, "height": 900})
+        links = [page.locator(f"#nav-{view}").bounding_box() for view in ("live", "replay", "play")]
+        nav = page.locator("nav").bounding_box()
+        assert nav is not None and all(link is not None for link in links)
+        assert len({round(link["y"]) for link in links if link}) == 1, links
+        assert nav["height"] < 1.5 * max(link["height"] for link in links if link), nav
+
+
+def test_the_play_end_screen_at_800_px_fits_and_says_the_last_hand_in_words(
+    tmp_path: Path, page: Page
+) -> None:
+    played = tmp_path / "the-matches-a-person-played-against-the-bots-this-week"
+    page.set_viewport_size({"width": 800, "height": 900})
+    with command("--play-dir", str(played), cwd=tmp_path) as (url, _):
+        page.goto(f"{url}#play")
+        page.fill("#play-form input[name=hands]", "3")
+        page.fill("#play-form input[name=seed]", "4")
+        page.uncheck("#play-form input[name=duplicate]")
+        page.click("#play-start")
+        table = page.locator("#play-table")
+        answered = set()
+        while table.get_attribute("data-status") not in ("finished", "failed"):
+            key = page.locator("#play-buttons").get_attribute("data-key")
+            if key and key not in answered and page.locator("#play-buttons button").count():
+                answered.add(key)
+                page.locator("#play-buttons button[data-action=c]").click()
+            time.sleep(0.02)
+        summary = page.locator("#play-summary")
+        summary.wait_for()
+        box = summary.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 800, box
+        widths = summary.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1], widths  # nothing hidden past its right edge
+        last = page.locator("#play-last").text_content() or ""
+        assert not re.search(r"\b[fcr]*/[fcr/]*\b", last), last  # no raw betting string
+        assert re.search(r"^Last hand \(2\): you [+-]?\d+ chips\. preflop: .*(call|check)", last)
+        assert "Cards: you " in last, last
+        page.locator("#play-replay").click()
+        (folder,) = played.iterdir()
+        log = json.loads((folder / "summary.json").read_text())["halves"][0]["log"]
+        page.locator("#replay-title", has_text=log).wait_for()
+        page.locator('#replay-hands tbody tr[data-number="0"]').wait_for()

@@ -37,6 +37,16 @@ def test_a_finished_match_shows_its_summary_and_its_curve(tmp_path: Path) -> Non
     detail = board.detail(row["key"])
     assert detail is not None and detail["curve"]["hands"][-1] == 100
     assert board.detail("dir:nothing") is None
+    # The match folder itself given, as `acpcbot results m` takes it.
+    board = LiveBoard(Roots([tmp_path / "m"]), None)
+    board.update_folders()
+    (alone,) = board.sources()
+    assert {k: alone[k] for k in ("name", "status", "hands", "mbb")} == {
+        k: row[k] for k in ("name", "status", "hands", "mbb")
+    }
+    assert alone["folder"] == {"root": "m", "path": ""}
+    detail = board.detail(alone["key"])
+    assert detail is not None and detail["curve"]["hands"][-1] == 100
 
 
 def test_a_running_match_grows_and_one_whose_process_died_is_aborted(tmp_path: Path) -> None:
@@ -85,6 +95,15 @@ def test_a_tournament_shows_its_crosstable(tmp_path: Path) -> None:
     table = detail["crosstable"]
     results = json.loads((out / "results.json").read_text())["crosstable"]
     assert table["agents"] == results["agents"] and table["mbb_per_game"] == results["mbb_per_game"]
+    # The tournament folder itself given: the tournament, its crosstable, and its matches.
+    alone = LiveBoard(Roots([out]), None)
+    alone.update_folders()
+    rows = alone.sources()
+    (itself,) = (r for r in rows if r["kind"] == "tournament")
+    assert (itself["name"], itself["matches_done"], itself["folder"]["path"]) == ("t", 3, "")
+    assert sum(r["kind"] == "match" for r in rows) == 3
+    shown = alone.detail(itself["key"])
+    assert shown is not None and shown["crosstable"]["mbb_per_game"] == results["mbb_per_game"]
     shutil.rmtree(out / sorted(p.name for p in out.iterdir() if p.is_dir())[0])
     board.update_folders()
     assert board.detail(row["key"])["crosstable"]["pairs"] != results["pairs"]  # type: ignore[index]

@@ -70,7 +70,31 @@ def test_folders_get_unique_keys_and_a_missing_one_is_an_error(tmp_path: Path) -
         (tmp_path / name).mkdir(parents=True)
     roots = Roots([tmp_path / "a" / "x", tmp_path / "b" / "x", tmp_path / "a" / "x"])
     assert roots.keys() == ["x", "x-2"]
-    assert roots.name_of(tmp_path / "b" / "x") == ("x-2", ".")
+    assert roots.name_of(tmp_path / "b" / "x") == ("x-2", "")
     assert roots.name_of(tmp_path) is None
     with pytest.raises(AcpcError, match="no folder"):
         Roots([tmp_path / "gone"])
+    (tmp_path / "notes.txt").write_text("")
+    with pytest.raises(AcpcError, match=r"notes\.txt is neither a folder nor a \.log"):
+        Roots([tmp_path / "notes.txt"])
+
+
+def test_a_match_folder_given_is_listed_itself(served: Roots, tmp_path: Path) -> None:
+    roots = Roots([tmp_path / "results" / "m"])
+    assert {(f.kind, f.relative) for f in roots.listing()} == {("match", ""), ("log", "a.log")}
+    assert roots.find("m", "") == (tmp_path / "results" / "m").resolve()
+    assert roots.name_of(tmp_path / "results" / "m") == ("m", "")
+
+
+def test_a_log_given_is_the_only_file_served_from_its_folder(served: Roots, tmp_path: Path) -> None:
+    folder = tmp_path / "results" / "m"
+    (folder / "b.log").write_text("")
+    roots = Roots([folder / "a.log", folder / "a.log"])
+    assert roots.keys() == ["a.log"]
+    assert [(f.kind, f.root, f.relative) for f in roots.listing()] == [("log", "a.log", "a.log")]
+    assert roots.find("a.log", "a.log") == (folder / "a.log").resolve()
+    for other in ("b.log", "summary.json", "", "../m/b.log"):
+        with pytest.raises(OutsideRootsError):
+            roots.find("a.log", other)
+    assert roots.name_of(folder / "a.log") == ("a.log", "a.log")
+    assert roots.name_of(folder / "b.log") is None and roots.name_of(folder) is None
