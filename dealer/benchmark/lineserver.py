@@ -77,6 +77,9 @@ class _Connection:
             return
         self._writer.write(data)
 
+    def abort(self) -> None:
+        self._writer.transport.abort()
+
     async def drained(self) -> bool:
         """Wait for what was sent to be read (a while); false if the client was dropped."""
         try:
@@ -94,7 +97,7 @@ class LineServer:
         self.service = service
         self._server: asyncio.Server | None = None
         self._by_address: collections.Counter[str] = collections.Counter()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: dict[asyncio.Task[None], _Connection] = {}
 
     async def start(self, host: str, port: int) -> None:
         self._server = await asyncio.start_server(
@@ -106,13 +109,19 @@ class LineServer:
         assert self._server is not None
         return int(self._server.sockets[0].getsockname()[1])
 
-    async def close(self) -> None:
-        """Stop listening and close every connection."""
+    def stop_listening(self) -> None:
         if self._server is not None:
             self._server.close()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop listening and close every connection (each one's reading then ends: its
+        task is not cancelled, which asyncio's streams of Python 3.11 would log as an
+        error)."""
+        self.stop_listening()
+        for connection in list(self._tasks.values()):
+            connection.abort()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=10)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -127,9 +136,9 @@ class LineServer:
         ):
             writer.transport.abort()
             return
-        self._tasks.add(task)
-        self._by_address[address] += 1
         connection = _Connection(writer, address)
+        self._tasks[task] = connection
+        self._by_address[address] += 1
         sock = writer.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
@@ -141,7 +150,7 @@ class LineServer:
         finally:
             if connection.user is not None:
                 self.service.disconnected(connection.user.id, connection)
-            self._tasks.discard(task)
+            self._tasks.pop(task, None)
             self._by_address[address] -= 1
             if not self._by_address[address]:
                 del self._by_address[address]

@@ -210,6 +210,9 @@ class BenchmarkService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.executor.close()
+
+    async def close(self) -> None:
+        """Close the database (after :meth:`stop`, once nothing can ask anything more)."""
         await self._db(self.store.close)
         self._db_thread.shutdown(wait=True)
 

@@ -74,8 +74,10 @@ async def serve(
             ready(service, lines.port)
         await stop.wait()
     finally:
-        await service.stop()
+        lines.stop_listening()
+        await service.stop()  # the clients are told the runs that stop
         await lines.close()
+        await service.close()
 
 
 def run_server(
