@@ -55,6 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--run",
+        dest="commands",  # (args.run is the command's function)
         action="append",
         default=[],
         metavar="COMMAND",
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             if not password:
                 raise AcpcError(f"--user needs a password: ${PASSWORD_VARIABLE} or --password-file")
         logon = f"{args.user} {password}"
-    elif args.run:
+    elif args.commands:
         raise AcpcError("--run needs --user (the logon cannot be typed then)")
     if args.agent is not None:
         bot = [
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def talk() -> int:
         stdin = None
-        if not args.run:
+        if not args.commands:
             stdin = asyncio.StreamReader()
             loop = asyncio.get_running_loop()
 
@@ -109,9 +110,9 @@ def run(args: argparse.Namespace) -> int:
                 loop.call_soon_threadsafe(stdin.feed_eof)
 
             threading.Thread(target=pump, daemon=True).start()
-        report = await converse(args.host, args.port, bot, logon=logon, commands=args.run,
+        report = await converse(args.host, args.port, bot, logon=logon, commands=args.commands,
                                 stdin=stdin)  # fmt: skip
-        if args.run and not report.ok:
+        if args.commands and not report.ok:
             failed = [f"{run} {how}" for run, how in report.ended.items() if how != "finished"]
             if report.refused:
                 failed.insert(0, f"{report.refused} request(s) refused")

@@ -492,6 +492,14 @@ class Store:
 
     # -- results -------------------------------------------------------------------
 
+    def results_of_run(self, run_id: int) -> list[ResultRecord]:
+        """The results recorded with a run (its seats', and a pair's with its second half)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(results).where(results.c.run_id == run_id).order_by(results.c.id)
+            )
+            return [_result(row) for row in rows]
+
     def results_of(self, user_id: int) -> list[tuple[RequestRecord, ResultRecord]]:
         """The user's results (over their finished runs and pairs), each with its request,
         oldest first."""

@@ -340,4 +340,4 @@ def comment(text: str) -> bytes:
     b'# run neil.t1.r1 failed: no bot\\n'
     """
     flat = " ".join(text.splitlines())
-    return f"# {flat}\n".encode("latin-1", "replace")
+    return f"# {flat}\n".encode()  # our own words (a ±, say): UTF-8, as terminals read

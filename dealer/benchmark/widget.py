@@ -85,7 +85,8 @@ async def converse(
     report = WidgetReport()
     bots: list[asyncio.Future[int]] = []
     start = start_bot or _start_bot
-    pending_commands = len(commands)
+    pending_commands = sum(c[:10].upper() == "RUNMATCHES" for c in commands)
+    """``RUNMATCHES`` sent and not yet answered (queued or refused)."""
     typing_done = stdin is None
 
     def send(line: str) -> None:
