@@ -99,25 +99,34 @@ async def converse(
     else:
         print("Log in with 'user password'", file=out, flush=True)
 
+    logged_on = False
+    finishing = False
+
+    def finish_when_done() -> None:
+        """Once nothing is left to send or wait for, say so (an end of file): the server
+        answers what it was sent, then closes, and every answer is read before that."""
+        nonlocal finishing
+        waiting = pending_commands or report.waiting > 0 or not typing_done
+        if logged_on and not waiting and not finishing:
+            finishing = True
+            writer.write_eof()
+
     async def typed() -> None:
-        nonlocal typing_done
+        nonlocal typing_done, pending_commands
         assert stdin is not None
+        first = logon is None
         while line := await stdin.readline():
+            if not first and line[:10].upper() == b"RUNMATCHES":
+                pending_commands += 1
+            first = False
             writer.write(line if line.endswith(b"\n") else line + b"\n")
         typing_done = True
+        finish_when_done()
 
     typing = asyncio.create_task(typed()) if stdin is not None else None
     lines = LineBuffer(MAX_LINE_BYTES, split_long=True)
-    logged_on = False
     try:
-        while True:
-            if logged_on and not pending_commands and typing_done and report.waiting <= 0:
-                break
-            data = await reader.read(4096)
-            if not data:
-                if report.waiting > 0 or not logged_on:
-                    raise AcpcError("the server closed the connection")
-                break
+        while data := await reader.read(4096):
             for raw in lines.feed(data):
                 text = raw.decode("latin-1")
                 if raw + b"\n" == BAD_LOGON:
@@ -134,14 +143,16 @@ async def converse(
                         send(command)
                 elif raw + b"\n" == BAD_RUNMATCHES:
                     report.refused += 1
-                    pending_commands -= 1
+                    pending_commands = max(pending_commands - 1, 0)
                 elif (queued := read_queued(text)) is not None:
                     report.queued[queued[0]] = report.queued.get(queued[0], 0) + queued[1]
-                    pending_commands -= 1
+                    pending_commands = max(pending_commands - 1, 0)
                 elif (ended := read_ended(text)) is not None:
                     report.ended[ended[0]] = ended[1]
-            pending_commands = max(pending_commands, 0)
+            finish_when_done()
             await writer.drain()
+        if not finishing:
+            raise AcpcError("the server closed the connection")
     finally:
         if typing is not None:
             typing.cancel()
