@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     data = args.data or Path(config.data or DEFAULT_DATA)
     database = _database(args.database or config.database, data)
     if args.serve_command == "user":
-        return _users(args, database)
+        return _users(args, data, database)
     return _serve(args, config, data, database)
 
 
@@ -130,27 +130,28 @@ def _database(given: str | None, data: Path) -> str:
     return url
 
 
-def _open(database: str, data: Path | None = None) -> Store:
+def _open(database: str, data: Path) -> Store:
     from dealer.benchmark import Store
 
-    if data is not None:
+    if database.startswith("sqlite"):
         data.mkdir(parents=True, exist_ok=True)
     return Store.open(database)
 
 
-def _users(args: argparse.Namespace, database: str) -> int:
+def _users(args: argparse.Namespace, data: Path, database: str) -> int:
     import time
 
     from dealer.benchmark import hash_password, new_secret
     from dealer.benchmark.config import check_name
 
-    store = _open(database, args.data)
+    store = _open(database, data)
     try:
         if args.user_action == "list":
             for user in store.users():
                 flags = [f for f, on in (("admin", user.admin), ("disabled", user.disabled)) if on]
                 added = time.strftime("%Y-%m-%d %H:%M", time.gmtime(user.created))
-                print(f"{user.name}  from {user.source}, added {added} UTC  {' '.join(flags)}")
+                said = f"{user.name}  from {user.source}, added {added} UTC  {' '.join(flags)}"
+                print(said.rstrip())
             return 0
         name = check_name(args.name, "user")
         if args.user_action in ("add", "reset"):

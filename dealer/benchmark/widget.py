@@ -128,7 +128,7 @@ async def converse(
     try:
         while data := await reader.read(4096):
             for raw in lines.feed(data):
-                text = raw.decode("latin-1")
+                text = _text(raw)
                 if raw + b"\n" == BAD_LOGON:
                     raise AcpcError("BAD LOGON: the server refused the name or the password")
                 run = read_run(text)
@@ -163,6 +163,14 @@ async def converse(
             await writer.wait_closed()
         report.bots = list(await asyncio.gather(*bots))
     return report
+
+
+def _text(line: bytes) -> str:
+    """A server's line as text: UTF-8 (our ``#`` lines), else its bytes as Latin-1."""
+    try:
+        return line.decode()
+    except UnicodeDecodeError:
+        return line.decode("latin-1")
 
 
 def _start_bot(command: Sequence[str]) -> asyncio.Future[int]:
