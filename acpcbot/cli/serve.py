@@ -176,7 +176,7 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
     from acpcbot.errors import AcpcError
     from agents.registry import entrant
     from dealer.benchmark import HouseBot, ServeSettings, run_server
-    from dealer.benchmark.database import shown_url
+    from dealer.benchmark.database import database_url, shown_url
     from dealer.web import is_loopback
 
     host = args.host or config.host or "127.0.0.1"
@@ -210,13 +210,15 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
         database,
     )
 
+    default_database = database_url(None, data)
+    shown = f"{data / 'server.db'}" if database == default_database else shown_url(database)
+
     def ready(service: object, port: int) -> None:
         del service
         games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
         print(
             f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}; games: "
-            f"{games}; logs in {data}, database {shown_url(database)} (SIGTERM or Ctrl-C "
-            "to stop)",
+            f"{games}; logs in {data}, database {shown} (SIGTERM or Ctrl-C to stop)",
             flush=True,
         )
 
