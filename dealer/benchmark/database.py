@@ -295,6 +295,15 @@ class Store:
             assert new_id is not None
             return self._request(c, new_id[0])
 
+    def cancel_request(self, request_id: int) -> None:
+        """No run of the request starts any more (those playing end as they will)."""
+        with self.engine.begin() as c:
+            c.execute(
+                requests.update()
+                .where(requests.c.id == request_id)
+                .values(state=RequestState.CANCELLED.value)
+            )
+
     def open_requests(self) -> list[RequestRecord]:
         """The requests queued or playing, oldest first."""
         with self.engine.connect() as c:

@@ -174,11 +174,25 @@ class BenchmarkService:
         (returned), the queue read back; then start scheduling."""
         lost = await self._db(self._fail_lost_runs)
         for request in await self._db(self.store.open_requests):
+            if not self._playable(request):
+                # Its game or a bot of it is no longer offered: it could never start.
+                await self._db(self.store.cancel_request, request.id)
+                log.warning("request_cancelled", user=request.user, tag=request.tag,
+                            why="its game or a bot of it is no longer configured")  # fmt: skip
+                continue
             user = await self._db(self.store.user, request.user)
             self._queue(request, user.wait_start if user else request.queued_at)
         self._scheduler = asyncio.create_task(self._schedule())
         self._wake.set()
         return lost
+
+    def _playable(self, request: RequestRecord) -> bool:
+        bots = self.bots.get(request.game)
+        return (
+            bots is not None
+            and self.config.game(request.game) is not None
+            and all(p == LOCAL or p in bots for p in request.players)
+        )
 
     def _fail_lost_runs(self) -> list[RunRecord]:
         from dealer.analysis.playedlog import read_log
@@ -342,8 +356,12 @@ class BenchmarkService:
                 try:
                     await self._start_run(picked)
                 except Exception:
+                    # (the database or the data folder failing): it stays queued in the
+                    # database for the next start, not here, where it would be picked again
+                    # at once.
                     log.exception("run_not_started", request=picked)
                     self.queue.ended(picked)
+                    self.queue.remove(picked)
 
     async def _start_run(self, request_id: int) -> None:
         request = self._requests[request_id]

@@ -8,7 +8,8 @@ import asyncio
 from pathlib import Path
 
 from dealer.benchmark.lineprotocol import HELP
-from tests.dealer.benchmark.server import LIMIT, LineClient, config, running
+from dealer.benchmark.schema import RequestState
+from tests.dealer.benchmark.server import CONFIG, LIMIT, LineClient, config, running
 
 GAMES = f"\n{LIMIT}\n raiser\n caller\n".encode()
 
@@ -89,6 +90,25 @@ async def test_the_queue_survives_a_restart(tmp_path: Path) -> None:
         await client.logged_on()
         assert await client.read_until(b"Q\n") == f"ann t9 {LIMIT} * 3 Q\n".encode()
         client.close()
+
+
+async def test_a_request_the_configuration_no_longer_offers_is_cancelled(tmp_path: Path) -> None:
+    async with running(tmp_path) as server:
+        client = await LineClient.open(server.port, "ann pw")
+        client.send(f"RUNMATCHES {LIMIT} 3 t9 5 caller raiser")
+        await client.read_until(b"# QUEUED ann.t9 3 runs\n")
+        client.close()
+    without_raiser = CONFIG.replace("  bot raiser always-raise\n", "")
+    async with running(tmp_path, config(without_raiser)) as server:
+        client = await LineClient.open(server.port, "neil test", "QSTAT")
+        await client.logged_on()
+        assert await client.read_until(b"\n") == b"Queue empty\n"
+        client.close()
+        store = server.store()
+        ann = store.user("ann")
+        assert ann is not None
+        (request,) = store.requests_of(ann.id)
+        assert request.state is RequestState.CANCELLED
 
 
 async def test_other_users_can_be_hidden_in_the_queue(tmp_path: Path) -> None:
