@@ -137,7 +137,8 @@ class BenchmarkService:
         self.store = store
         self.bots = bots
         self.executor = executor
-        self.data = data
+        self.data = data.resolve()
+        """(Absolute: a run's process may not share this one's working folder.)"""
         self.user_host = user_host
         self.public_host = public_host
         self.clock = clock

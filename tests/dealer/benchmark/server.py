@@ -16,6 +16,7 @@ from argon2 import PasswordHasher
 from agents.registry import entrant
 from dealer.benchmark.config import ServerConfig, reference_config
 from dealer.benchmark.database import Store, database_url
+from dealer.benchmark.lineprotocol import HELP
 from dealer.benchmark.pool import LocalRunPool
 from dealer.benchmark.service import BenchmarkService, HouseBot
 from dealer.benchmark.serving import ServeSettings, serve
@@ -134,20 +135,10 @@ class LineClient:
         """Send ``line``, then a ``HELP`` as a marker: everything answered before the help."""
         self.send(line, "HELP")
         got = await self.read_until(b"(bot_command)\n", timeout)
-        return got.removesuffix(_HELP_TEXT)
+        return got.removesuffix(HELP)
 
     async def logged_on(self, timeout: float = 10.0) -> bytes:
         return await self.read_until(b"type help for commands\n", timeout)
 
     def close(self) -> None:
         self.writer.close()
-
-
-_HELP_TEXT = (
-    b"HELP - this message\n"
-    b"GAMES - list available games and players\n"
-    b"QSTAT - show the current queue\n"
-    b"RUNMATCHES game #runs tag rngSeed player ... - submit match request\n"
-    b"  - Player order decides match seating\n"
-    b'  - "LOCAL" player runs the bm_widget agent (bot_command)\n'
-)
