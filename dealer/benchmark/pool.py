@@ -129,7 +129,14 @@ class LocalRunPool:
         return outcome
 
     def close(self) -> None:
-        pass
+        """Stop the fork server (once the runs have ended: a run's process dies with it).
+        It is this process's one, which nothing else of ours uses; the standard library
+        stops it only at exit, and a process that goes on (a test's) would find it there."""
+        from multiprocessing import forkserver
+
+        stop = getattr(forkserver._forkserver, "_stop", None)  # (the standard tests' way)
+        if stop is not None:
+            stop()
 
 
 class RunStopped(asyncio.CancelledError):

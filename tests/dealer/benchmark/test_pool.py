@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,13 @@ pytestmark = pytest.mark.e2e
 GAME = bundled_game()
 
 
+@pytest.fixture
+def pool() -> Iterator[LocalRunPool]:
+    runs = LocalRunPool()
+    yield runs
+    runs.close()
+
+
 def script(folder: Path) -> Path:
     """A startup script as the reference's config names one: run with HOST PORT POSITION,
     it notes its position and plays always-call there."""
@@ -41,14 +49,14 @@ def script(folder: Path) -> Path:
     return path
 
 
-async def test_a_startup_script_plays_a_house_seat(tmp_path: Path) -> None:
+async def test_a_startup_script_plays_a_house_seat(tmp_path: Path, pool: LocalRunPool) -> None:
     seats = (
         RunSeat("example", SeatKind.AGENT, entrant=entrant("example"), agent_seed=1),
         RunSeat("scripted", SeatKind.SCRIPT, script=script(tmp_path), position=1),
     )
     order = RunOrder(1, "h.t.r1", GAME, LIMIT_HOLDEM, 40, 9, seats, tmp_path / "h.t.r1.log")
     ports: list[list[int]] = []
-    outcome = await asyncio.wait_for(LocalRunPool().play(order, ports.append), 120)
+    outcome = await asyncio.wait_for(pool.play(order, ports.append), 120)
     assert (outcome.status, outcome.hands, outcome.error) == (RunStatus.FINISHED, 40, None)
     assert len(ports) == 1 and len(ports[0]) == 2
     assert (tmp_path / "position").read_text() == "1\n"
@@ -56,7 +64,7 @@ async def test_a_startup_script_plays_a_house_seat(tmp_path: Path) -> None:
 
 
 async def test_a_run_cancelled_stops_after_its_hand_and_says_how_far_it_got(
-    tmp_path: Path,
+    tmp_path: Path, pool: LocalRunPool
 ) -> None:
     seats = (
         RunSeat("caller", SeatKind.AGENT, entrant=entrant("always-call")),
@@ -64,9 +72,7 @@ async def test_a_run_cancelled_stops_after_its_hand_and_says_how_far_it_got(
     )
     order = RunOrder(2, "h.t.r2", GAME, LIMIT_HOLDEM, 2_000_000, 9, seats, tmp_path / "r.log")
     played = asyncio.Event()
-    playing = asyncio.create_task(
-        LocalRunPool().play(order, lambda ports: None, lambda hands: played.set())
-    )
+    playing = asyncio.create_task(pool.play(order, lambda ports: None, lambda hands: played.set()))
     await asyncio.wait_for(played.wait(), 120)
     playing.cancel()
     with pytest.raises(RunStopped) as stopped:

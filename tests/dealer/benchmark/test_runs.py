@@ -98,7 +98,7 @@ async def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
 async def test_a_user_bot_that_disconnects_ends_the_run_with_its_whole_hands(
     tmp_path: Path,
 ) -> None:
-    run = Run(order(tmp_path, hands=200))
+    run = Run(order(tmp_path, hands=5000))
     port = await run.user_port()
     played = asyncio.Event()
 
@@ -114,7 +114,7 @@ async def test_a_user_bot_that_disconnects_ends_the_run_with_its_whole_hands(
     await asyncio.sleep(0.05)
     bot.cancel()  # the bot dies: its connection closes, in the middle of whatever it was
     outcome = await run.ended()
-    assert outcome.status is RunStatus.FAILED and 0 < outcome.hands < 200
+    assert outcome.status is RunStatus.FAILED and 0 < outcome.hands < 5000
     assert outcome.error is not None and "seat 1 (ann, port" in outcome.error
     assert len(logged_hands(run.order.log)) == outcome.hands  # every whole hand, no other
     assert read_log(run.order.log).hands == outcome.hands
