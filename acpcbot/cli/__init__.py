@@ -26,12 +26,14 @@ from typing import NoReturn
 
 COMMANDS = (
     "agents",
+    "connect",
     "equity",
     "infogain",
     "lbr",
     "match",
     "play",
     "results",
+    "serve",
     "stats",
     "tournament",
     "watch",

@@ -95,7 +95,13 @@ def port_list(text: str) -> tuple[int, ...]:
 
 
 def tcp_port(text: str) -> int:
-    """A TCP port, 1 .. 65535."""
+    r"""A TCP port, 1 .. 65535; white space around it is ignored, as the reference's
+    ``atoi`` ignores it (its ``bm_widget`` starts a bot with ``PORT\n``: the line's end).
+
+    >>> tcp_port("40001\n")
+    40001
+    """
+    text = text.strip()
     port = int(text) if text.isascii() and text.isdigit() else -1
     if not 0 < port < 65536:
         raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")

@@ -48,6 +48,7 @@ __all__ = [
     "HalfDone",
     "HalfJob",
     "Halves",
+    "die_with_parent",
     "process_context",
     "settle_imports",
 ]
@@ -347,10 +348,10 @@ class Halves:
             self.stop()
 
 
-def _die_with_parent() -> None:
-    """On Linux, have this process killed when the process that runs the match dies (say,
-    by SIGKILL): a half must not play on for nobody, nor keep what it inherited open (the
-    match's broker connection, whose last will says the match was aborted)."""
+def die_with_parent() -> None:
+    """On Linux, have this process killed when its parent dies (say, by SIGKILL): a half (or
+    a benchmark server's run) must not play on for nobody, nor keep what it inherited open
+    (the match's broker connection, whose last will says the match was aborted)."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
@@ -366,7 +367,7 @@ _PR_SET_PDEATHSIG = 1
 def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:
     """A half in a process of its own. Ctrl-C reaches the whole process group: the parent
     alone decides, and tells the halves through the job's stop flag."""
-    _die_with_parent()
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     last = [0.0]
     values: array[float] = array("d")

@@ -1,0 +1,227 @@
+"""A benchmark server, compatible with the ACPC reference's bm_server: users log on over TCP
+(with the reference's bm_widget, or acpcbot connect), ask for runs of matches against the
+house bots (RUNMATCHES game #runs tag rngSeed player ..., LOCAL for their own bot), and their
+bot is told where to connect (RUN HOST PORT) when a run starts. Each run plays on our dealer,
+in a process of its own; its log goes to DATA/logs/USER/, and its result to the database.
+
+--config reads the reference's bm_server.config as it is, or a TOML file of ours (a name
+ending in .toml) that adds limits per user, duplicate runs by default, the database and
+more; without it, the server offers heads-up limit hold'em against dpp and plicas. A house
+bot is an agent spec (bot dpp dpp) or, as in the reference, a startup script run with HOST
+PORT POSITION. Plain-text passwords in the configuration are hashed as it is read; users
+are also added with `acpcbot serve user add NAME`, which prints a generated password once.
+
+The database is SQLite in DATA (server.db) unless --database names another (PostgreSQL:
+postgresql://USER@HOST/DB, with the postgres extra); its tables are migrated at every
+start. SIGTERM or Ctrl-C stops the runs after their hand and keeps the queue; after a crash,
+the runs that were playing are marked failed (every hand their logs hold is kept) and their
+users are told when they next log on.
+
+It listens on 127.0.0.1 unless told: the line protocol has no TLS (passwords cross the
+network in the clear), so another address needs --insecure. Needs the server extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from acpcbot.cli.arguments import listening_port
+
+if TYPE_CHECKING:
+    from dealer.benchmark import ServerConfig, Store
+
+HELP = "a benchmark server compatible with the ACPC reference's bm_server"
+
+DEFAULT_DATA = Path("acpcbot-server")
+DEFAULT_GAMES = """
+game holdem.limit.2p.reverse_blinds.game {
+    bot dpp dpp
+    bot plicas plicas
+}
+"""
+"""What is served without --config: the reference's format."""
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="bm_server.config (the reference's format), or a .toml file of ours",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help=f"where the logs and the SQLite database go (default ./{DEFAULT_DATA})",
+    )
+    parser.add_argument(
+        "--host",
+        metavar="ADDR",
+        help="the address to listen on (default 127.0.0.1; another needs --insecure)",
+    )
+    parser.add_argument(
+        "--port",
+        type=listening_port,
+        metavar="N",
+        help="the port to listen on (default the configuration's, 54000; 0: any free one)",
+    )
+    parser.add_argument(
+        "--public-host",
+        metavar="NAME",
+        help="the host name RUN lines tell clients to connect to (default the address listened on)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a database URL (default sqlite in DIR; postgresql://USER@HOST/DB needs the "
+        "postgres extra)",
+    )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="listen on an address other than the loopback, without TLS",
+    )
+    users = parser.add_subparsers(dest="serve_command", metavar="user")
+    user = users.add_parser(
+        "user", help="add, list, disable, enable or reset users (the same database)"
+    )
+    actions = user.add_subparsers(dest="user_action", required=True, metavar="ACTION")
+    add = actions.add_parser("add", help="add a user and print their password (once)")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--admin", action="store_true", help="an administrator")
+    actions.add_parser("list", help="every user, one a line")
+    for action, what in (
+        ("disable", "refuse the user's logons"),
+        ("enable", "accept the user's logons again"),
+        ("reset", "give the user a new password (printed once)"),
+    ):
+        actions.add_parser(action, help=what).add_argument("name", metavar="NAME")
+
+
+def run(args: argparse.Namespace) -> int:
+    from acpcbot.extras import need
+
+    for package in ("sqlalchemy", "alembic", "argon2"):
+        need(package, "acpcbot serve", "server")
+    from dealer.benchmark import hash_password, read_config
+    from dealer.benchmark.config import reference_config
+
+    if args.config is not None:
+        config = read_config(args.config, hash_password)
+    else:
+        config = reference_config(DEFAULT_GAMES, hash_password, source="(the default)")
+    data = args.data or Path(config.data or DEFAULT_DATA)
+    database = _database(args.database or config.database, data)
+    if args.serve_command == "user":
+        return _users(args, data, database)
+    return _serve(args, config, data, database)
+
+
+def _database(given: str | None, data: Path) -> str:
+    from acpcbot.extras import need
+    from dealer.benchmark import database_url
+
+    url = database_url(given, data)
+    if url.startswith("postgresql"):
+        need("psycopg", "a PostgreSQL database", "postgres")
+    return url
+
+
+def _open(database: str, data: Path) -> Store:
+    from dealer.benchmark import Store
+
+    if database.startswith("sqlite"):
+        data.mkdir(parents=True, exist_ok=True)
+    return Store.open(database)
+
+
+def _users(args: argparse.Namespace, data: Path, database: str) -> int:
+    import time
+
+    from dealer.benchmark import hash_password, new_secret
+    from dealer.benchmark.config import check_name
+
+    store = _open(database, data)
+    try:
+        if args.user_action == "list":
+            for user in store.users():
+                flags = [f for f, on in (("admin", user.admin), ("disabled", user.disabled)) if on]
+                added = time.strftime("%Y-%m-%d %H:%M", time.gmtime(user.created))
+                said = f"{user.name}  from {user.source}, added {added} UTC  {' '.join(flags)}"
+                print(said.rstrip())
+            return 0
+        name = check_name(args.name, "user")
+        if args.user_action in ("add", "reset"):
+            secret = new_secret()
+            if args.user_action == "add":
+                store.add_user(
+                    name, hash_password(secret), source="command", now=time.time(),
+                    admin=args.admin,
+                )  # fmt: skip
+            else:
+                store.set_password(name, hash_password(secret))
+            print(f"user {name}'s password (shown once, keep it): {secret}")
+        else:
+            store.set_disabled(name, args.user_action == "disable")
+            print(f"user {name} {args.user_action}d")
+    finally:
+        store.close()
+    return 0
+
+
+def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database: str) -> int:
+    from acpcbot.errors import AcpcError
+    from agents.registry import entrant
+    from dealer.benchmark import HouseBot, ServeSettings, run_server
+    from dealer.benchmark.database import database_url, shown_url
+    from dealer.web import is_loopback
+
+    host = args.host or config.host or "127.0.0.1"
+    if not is_loopback(host) and not args.insecure:
+        raise AcpcError(
+            f"listening on {host} sends passwords and moves over the network in the clear "
+            "(the line protocol has no TLS): give --insecure to do it anyway"
+        )
+    public = args.public_host or config.public_host or host
+    if public in ("0.0.0.0", "::", ""):
+        raise AcpcError(f"clients cannot connect to {public}: give --public-host NAME")
+    bots: dict[str, dict[str, HouseBot]] = {}
+    for game in config.games:
+        bots[game.file] = {}
+        for bot in game.bots:
+            if bot.script is not None:
+                bots[game.file][bot.name] = HouseBot(bot.name, script=bot.script)
+                continue
+            try:  # an agent that cannot be made is the operator's error, said now
+                house = entrant(bot.command)
+                house.create(0)
+            except AcpcError as exc:
+                raise AcpcError(f"game {game.file}, bot {bot.name}: {exc}") from None
+            bots[game.file][bot.name] = HouseBot(bot.name, entrant=house)
+    settings = ServeSettings(
+        config,
+        data,
+        host,
+        args.port if args.port is not None else config.port,
+        public,
+        database,
+    )
+
+    default_database = database_url(None, data)
+    shown = f"{data / 'server.db'}" if database == default_database else shown_url(database)
+
+    def ready(service: object, port: int) -> None:
+        del service
+        games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
+        print(
+            f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}; games: "
+            f"{games}; logs in {data}, database {shown} (SIGTERM or Ctrl-C to stop)",
+            flush=True,
+        )
+
+    run_server(settings, bots, preload=("agents.registry",), ready=ready)
+    print("acpcbot serve: stopped", flush=True)
+    return 0

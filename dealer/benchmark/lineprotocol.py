@@ -1,0 +1,343 @@
+"""The benchmark server's line protocol, as ``bm_server.c`` speaks it (pure: no I/O).
+
+A client's first line logs on (``NAME PASSWORD``); then each line is a command, matched
+case-insensitively by its *prefix* as the C's ``strncasecmp`` does (``helpme`` is ``HELP``):
+``HELP``, ``GAMES``, ``QSTAT``, ``RUNMATCHES game #runs tag rngSeed player ...``, anything
+else ``UNKNOWN``. The answers are the reference's bytes (lines end in ``\\n``). A
+``RUNMATCHES`` is read the way the C's ``sscanf`` reads it (``2t1`` is 2 runs of tag ``t1``);
+words after the players are our options (``DUPLICATE``, ``SINGLE``), which the C ignored.
+Our own news for a client (a run that ended, a run lost while the server was down) goes in
+``#`` comment lines, which ``bm_widget`` prints as they come.
+
+>>> parse_command(b"qstat please")
+Command(kind=<CommandKind.QSTAT: 'QSTAT'>, rest=' please')
+>>> games = {"holdem.limit.2p.reverse_blinds.game": OfferedGame(2, ("dpp", "plicas"), 10)}
+>>> spec = parse_runmatches(" holdem.limit.2p.reverse_blinds.game 2t1 7 LOCAL dpp", games)
+>>> spec.runs, spec.tag, spec.rng_seed, spec.players
+(2, 't1', 7, ('LOCAL', 'dpp'))
+>>> parse_runmatches(" holdem.limit.2p.reverse_blinds.game 2 a/b 7 LOCAL dpp", games)
+>>> games_text([("g1", ("a", "b")), ("g2", ())])
+b'\\ng2\\n\\ng1\\n b\\n a\\n'
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "BAD_LOGON",
+    "BAD_RUNMATCHES",
+    "HELP",
+    "LOGON_OKAY",
+    "MAX_TAG_CHARS",
+    "UNKNOWN",
+    "Command",
+    "CommandKind",
+    "Logon",
+    "MatchSpec",
+    "OfferedGame",
+    "QueueEntry",
+    "comment",
+    "ended_text",
+    "games_text",
+    "parse_command",
+    "parse_logon",
+    "parse_runmatches",
+    "queue_text",
+    "queued_text",
+    "read_ended",
+    "read_queued",
+    "read_run",
+    "running_text",
+]
+
+LOGON_OKAY = b"LOGON OKAY - type help for commands\n"
+BAD_LOGON = b"BAD LOGON\n"
+BAD_RUNMATCHES = b"BAD RUNMATCHES COMMAND\n"
+UNKNOWN = b"UNKNOWN\n"
+HELP = (
+    b"HELP - this message\n"
+    b"GAMES - list available games and players\n"
+    b"QSTAT - show the current queue\n"
+    b"RUNMATCHES game #runs tag rngSeed player ... - submit match request\n"
+    b"  - Player order decides match seating\n"
+    b'  - "LOCAL" player runs the bm_widget agent (bot_command)\n'
+)
+"""The reference's help, without the two stray bytes its C writes after the last line (it
+writes that 58-byte line with a count of 60)."""
+
+QUEUE_EMPTY = b"Queue empty\n"
+MAX_TAG_CHARS = 64
+LOCAL = "LOCAL"
+
+_TAG = re.compile(rf"[!-~]{{1,{MAX_TAG_CHARS}}}")
+"""Printable ASCII without spaces (the C's ``%s`` reads up to white space)."""
+
+
+class CommandKind(enum.Enum):
+    HELP = "HELP"
+    GAMES = "GAMES"
+    QSTAT = "QSTAT"
+    RUNMATCHES = "RUNMATCHES"
+    UNKNOWN = "UNKNOWN"
+
+
+_PREFIXES = (CommandKind.HELP, CommandKind.GAMES, CommandKind.QSTAT, CommandKind.RUNMATCHES)
+"""In the C's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    kind: CommandKind
+    rest: str
+    """What follows the command's name (a ``RUNMATCHES``'s match spec)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Logon:
+    name: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """A ``RUNMATCHES`` request as read."""
+
+    game: str
+    runs: int
+    tag: str
+    rng_seed: int
+    players: tuple[str, ...]
+    """By seat: ``LOCAL`` for the client's bot, else a house bot's name."""
+    duplicate: bool | None = None
+    """``DUPLICATE`` (true) or ``SINGLE`` (false) given; ``None``: the server's default."""
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, name in enumerate(self.players) if name == LOCAL)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueEntry:
+    """A request as ``QSTAT`` shows it."""
+
+    user: str
+    tag: str
+    game: str
+    runs_left: int
+    running: bool
+
+
+def _text(line: bytes) -> str:
+    return line.decode("latin-1")
+
+
+def parse_logon(line: bytes) -> Logon | None:
+    """The name and password of a logon line (``" %s %s"``), or ``None``.
+
+    >>> parse_logon(b"  alice  s3cret extra"), parse_logon(b"alice")
+    (Logon(name='alice', password='s3cret'), None)
+    """
+    words = _words(line)
+    if len(words) < 2:
+        return None
+    return Logon(_text(words[0]), _text(words[1]))
+
+
+def parse_command(line: bytes) -> Command:
+    """Which command ``line`` is (a case-insensitive prefix, as the C matches it)."""
+    for kind in _PREFIXES:
+        size = len(kind.value)
+        if line[:size].upper() == kind.value.encode():
+            return Command(kind, _text(line[size:]))
+    return Command(CommandKind.UNKNOWN, _text(line))
+
+
+def _words(line: bytes) -> list[bytes]:
+    """The words of a C string (it ends at its first NUL), split at C's white space."""
+    return line.split(b"\0", 1)[0].split()
+
+
+class _Scan:
+    """``sscanf`` over a string: the few conversions ``parseMatchSpec`` uses."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def _skip(self) -> None:
+        while self.at < len(self.text) and self.text[self.at] in " \t\n\v\f\r":
+            self.at += 1
+
+    def word(self) -> str | None:
+        """``" %s"``."""
+        self._skip()
+        start = self.at
+        while self.at < len(self.text) and self.text[self.at] not in " \t\n\v\f\r":
+            self.at += 1
+        return self.text[start : self.at] if self.at > start else None
+
+    def number(self, *, signed: bool) -> int | None:
+        """``" %d"`` or ``" %u"``: an optional sign, then at least one digit. A ``%u``
+        with a minus sign is refused here (the C wraps it around)."""
+        self._skip()
+        match = re.compile(r"[+-]?[0-9]+").match(self.text, self.at)
+        if match is None:
+            return None
+        self.at = match.end()
+        value = int(match.group())
+        if not signed and value < 0:
+            return None
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class OfferedGame:
+    """A game as a ``RUNMATCHES`` may ask for it."""
+
+    players: int
+    bots: tuple[str, ...]
+    max_runs: int
+
+
+def parse_runmatches(rest: str, games: Mapping[str, OfferedGame]) -> MatchSpec | None:
+    """The request in a ``RUNMATCHES`` line's ``rest``, or ``None`` when the reference
+    refuses it (or when we do: a tag or option we do not take). ``games`` are the games
+    offered, by file."""
+    scan = _Scan(rest.split("\0", maxsplit=1)[0])  # a C string ends at its first NUL
+    game = scan.word()
+    if game is None or game not in games:
+        return None
+    offered = games[game]
+    runs = scan.number(signed=True)
+    tag = scan.word() if runs is not None else None
+    seed = scan.number(signed=False) if tag is not None else None
+    if runs is None or tag is None or seed is None:
+        return None
+    if not 0 <= runs <= offered.max_runs or seed >= 2**32 or not _good_tag(tag):
+        return None
+    players: list[str] = []
+    for _ in range(offered.players):
+        name = scan.word()
+        if name is None or (name != LOCAL and name not in offered.bots):
+            return None
+        players.append(name)
+    duplicate: bool | None = None
+    while (option := scan.word()) is not None:
+        if option.upper() == "DUPLICATE":
+            duplicate = True
+        elif option.upper() == "SINGLE":
+            duplicate = False
+        else:
+            return None
+    return MatchSpec(game, runs, tag, seed, tuple(players), duplicate)
+
+
+def _good_tag(tag: str) -> bool:
+    """A tag names files: no ``/`` (the C's one check), no ``\\``, no ``..``, printable
+    ASCII, at most :data:`MAX_TAG_CHARS` characters."""
+    return bool(_TAG.fullmatch(tag)) and "/" not in tag and "\\" not in tag and ".." not in tag
+
+
+def games_text(games: Sequence[tuple[str, Sequence[str]]]) -> bytes:
+    """``GAMES``' answer: each game's file and its bots, listed as the C lists them (its
+    lists are built by adding at the head, so the last game configured comes first, and
+    the last bot of a game first)."""
+    out = []
+    for file, bots in reversed(games):
+        out.append(f"\n{file}\n")
+        out.extend(f" {bot}\n" for bot in reversed(bots))
+    return "".join(out).encode("latin-1")
+
+
+def queue_text(entries: Sequence[QueueEntry]) -> bytes:
+    """``QSTAT``'s answer, ``entries`` in the order they were queued (shown newest first,
+    as the C shows them).
+
+    >>> queue_text([QueueEntry("neil", "t1", "g.game", 2, True)])
+    b'neil t1 g.game * 2 R\\n'
+    """
+    if not entries:
+        return QUEUE_EMPTY
+    return "".join(
+        f"{e.user} {e.tag} {e.game} * {e.runs_left} {'R' if e.running else 'Q'}\n"
+        for e in reversed(entries)
+    ).encode("latin-1")
+
+
+def running_text(job_tag: str, host: str, port: int) -> bytes:
+    """What a client is sent to start its bot on a run: ``# RUNNING USER.TAG`` and
+    ``RUN HOST PORT``.
+
+    >>> running_text("neil.t1", "127.0.0.1", 40001)
+    b'# RUNNING neil.t1\\nRUN 127.0.0.1 40001\\n'
+    """
+    return f"# RUNNING {job_tag}\nRUN {host} {port}\n".encode("latin-1")
+
+
+def queued_text(job_tag: str, runs: int) -> bytes:
+    """Our word that a request was queued (the reference says nothing): ``# QUEUED
+    USER.TAG N runs``, each of which ends in an ``# ENDED`` line (:func:`ended_text`).
+
+    >>> queued_text("neil.t1", 4)
+    b'# QUEUED neil.t1 4 runs\\n'
+    """
+    return comment(f"QUEUED {job_tag} {runs} run{'s' if runs != 1 else ''}")
+
+
+def ended_text(match_name: str, status: str, hands: int, why: str | None = None) -> bytes:
+    """Our word that a run ended: ``# ENDED USER.TAG.rN STATUS N hands[: why]``.
+
+    >>> ended_text("neil.t1.r2", "failed", 12, "seat 1 (neil) disconnected")
+    b'# ENDED neil.t1.r2 failed 12 hands: seat 1 (neil) disconnected\\n'
+    """
+    text = f"ENDED {match_name} {status} {hands} hand{'s' if hands != 1 else ''}"
+    return comment(f"{text}: {why}" if why else text)
+
+
+_QUEUED = re.compile(r"# QUEUED (\S+) (\d+) runs?$")
+_ENDED = re.compile(r"# ENDED (\S+) (\S+) (\d+) hands?(?:: (.*))?$")
+
+
+def read_queued(line: str) -> tuple[str, int] | None:
+    """The job tag and runs of a :func:`queued_text` line."""
+    match = _QUEUED.match(line)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def read_ended(line: str) -> tuple[str, str, int, str | None] | None:
+    """The run, status, hands and error of an :func:`ended_text` line.
+
+    >>> read_ended("# ENDED neil.t1.r2 finished 50 hands")
+    ('neil.t1.r2', 'finished', 50, None)
+    """
+    match = _ENDED.match(line)
+    if match is None:
+        return None
+    return match.group(1), match.group(2), int(match.group(3)), match.group(4)
+
+
+def read_run(line: str) -> tuple[str, str] | None:
+    """The host and port of a ``RUN HOST PORT`` line, read as ``bm_widget`` reads it (a
+    case-insensitive ``run `` then the host up to the next space, the rest the port).
+
+    >>> read_run("RUN 127.0.0.1 40001"), read_run("# RUNNING x")
+    (('127.0.0.1', '40001'), None)
+    """
+    if line[:4].lower() != "run ":
+        return None
+    host, _, port = line[4:].partition(" ")
+    return host, port
+
+
+def comment(text: str) -> bytes:
+    """A ``#`` line of news for a client (one line: line ends in ``text`` become spaces).
+
+    >>> comment("run neil.t1.r1 failed:\\nno bot")
+    b'# run neil.t1.r1 failed: no bot\\n'
+    """
+    flat = " ".join(text.splitlines())
+    return f"# {flat}\n".encode()  # our own words (a ±, say): UTF-8, as terminals read

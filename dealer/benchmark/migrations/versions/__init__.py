@@ -1,0 +1,1 @@
+"""The revisions, oldest first (Alembic finds them by their ``revision`` names)."""

@@ -1,0 +1,99 @@
+"""Running the benchmark server until it is told to stop: the database opened (and migrated),
+the service started (runs lost by a crash marked failed, the queue read back), the line
+server listening; SIGTERM or Ctrl-C stops it cleanly (:meth:`.service.BenchmarkService.stop`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from acpcbot import eventloop
+from acpcbot.logconfig import get_logger
+from dealer.benchmark.config import ServerConfig
+from dealer.benchmark.database import Store
+from dealer.benchmark.lineserver import LineServer
+from dealer.benchmark.pool import LocalRunPool, RunExecutor
+from dealer.benchmark.service import BenchmarkService, HouseBot
+
+__all__ = ["ServeSettings", "run_server", "serve"]
+
+log = get_logger("serve")
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """Where and how the server runs (the configuration with the command line's word)."""
+
+    config: ServerConfig
+    data: Path
+    host: str
+    port: int
+    public_host: str
+    database: str
+    """A SQLAlchemy URL."""
+
+
+async def serve(
+    settings: ServeSettings,
+    bots: Mapping[str, Mapping[str, HouseBot]],
+    executor: RunExecutor,
+    *,
+    stop: asyncio.Event,
+    ready: Callable[[BenchmarkService, int], None] | None = None,
+) -> None:
+    """Serve until ``stop`` is set; ``ready`` is told the service and the port it listens
+    on once it does."""
+    settings.data.mkdir(parents=True, exist_ok=True)
+    store = await asyncio.to_thread(Store.open, settings.database)
+    await asyncio.to_thread(
+        store.sync_config_users,
+        [(u.name, u.password_hash) for u in settings.config.users],
+        now=time.time(),
+    )
+    service = BenchmarkService(
+        settings.config,
+        store,
+        bots,
+        executor,
+        data=settings.data,
+        user_host=settings.host,
+        public_host=settings.public_host,
+    )
+    lost = await service.start()
+    for run in lost:
+        log.warning("run_lost", run=run.match_name, hands=run.hands, why=run.error)
+    lines = LineServer(service)
+    try:
+        await lines.start(settings.host, settings.port)
+        if ready is not None:
+            ready(service, lines.port)
+        await stop.wait()
+    finally:
+        lines.stop_listening()
+        await service.stop()  # the clients are told the runs that stop
+        await lines.close()
+        await service.close()
+
+
+def run_server(
+    settings: ServeSettings,
+    bots: Mapping[str, Mapping[str, HouseBot]],
+    *,
+    preload: tuple[str, ...] = (),
+    ready: Callable[[BenchmarkService, int], None] | None = None,
+) -> None:
+    """Serve in this process until SIGTERM or Ctrl-C."""
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await serve(settings, bots, LocalRunPool(preload), stop=stop, ready=ready)
+
+    eventloop.run(main())

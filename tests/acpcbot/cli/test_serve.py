@@ -1,0 +1,300 @@
+"""``acpcbot serve`` and ``acpcbot connect`` end to end: the server as a process with its
+SQLite file, our client as a process starting ``acpcbot play`` for each RUN line; the logs
+the same bytes as ``acpc-dealer`` writes for the seeds the server chose; a server killed
+mid-run and started again; its users managed from the command line."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acpcbot.cli import main
+from dealer.benchmark.database import Store, database_url
+from dealer.benchmark.schema import RequestState, ResultKind, RunState
+from dealer.benchmark.seeds import run_seeds
+
+ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
+DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
+LIMIT = "holdem.limit.2p.reverse_blinds.game"
+
+
+def write_config(folder: Path, hands: int = 50, **settings: int) -> Path:
+    path = folder / "bm_server.config"
+    lines = [f"{key} {value}" for key, value in settings.items()]
+    path.write_text(
+        "\n".join(lines)
+        + f"""
+game {LIMIT} {{
+    matchHands {hands}
+    bot dpp dpp
+    bot caller always-call
+    bot raiser always-raise
+}}
+user neil test
+user ann pw
+"""
+    )
+    return path
+
+
+@contextlib.contextmanager
+def server(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``acpcbot serve`` on a free port; killed at the end if still running."""
+    process = subprocess.Popen(
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert found, line
+        yield process, int(found.group(1))
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(30)
+
+
+def connect(port: int, *args: str, cwd: Path, password: str = "test") -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [ACPCBOT, "connect", "127.0.0.1", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "ACPCBOT_PASSWORD": password},
+    )
+
+
+class Line:
+    """A line-protocol connection of the test's own (blocking, with a timeout)."""
+
+    def __init__(self, port: int, logon: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.sock.sendall(logon.encode() + b"\n")
+        self.got = b""
+
+    def send(self, line: str) -> None:
+        self.sock.sendall(line.encode() + b"\n")
+
+    def until(self, pattern: bytes) -> bytes:
+        """Everything read up to the end of the first line matching ``pattern``."""
+        deadline = time.monotonic() + 60
+        while (found := re.search(pattern + rb"[^\n]*\n", self.got)) is None:
+            assert time.monotonic() < deadline, self.got
+            data = self.sock.recv(65536)
+            assert data, self.got
+            self.got += data
+        taken, self.got = self.got[: found.end()], self.got[found.end() :]
+        return taken
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def logged_hands(path: Path) -> int:
+    if not path.exists():
+        return 0
+    return sum(line.startswith("STATE:") for line in path.read_text().splitlines())
+
+
+@pytest.mark.e2e
+def test_our_client_runs_matches_whose_logs_acpc_dealer_reproduces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    config = write_config(tmp_path)
+    with server(config, data) as (process, port):
+        request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+        client = connect(
+            port, "--agent", "example", "--seed", "3", "--user", "neil", "--run", "GAMES",
+            "--run", request, cwd=tmp_path,
+        )  # fmt: skip
+        out, err = client.communicate(timeout=300)
+        assert client.returncode == 0, err
+        assert f"\n{LIMIT}\n raiser\n caller\n dpp\n" in out  # GAMES, as the reference lists
+        assert "# QUEUED neil.t1 2 runs" in out
+        assert out.count("# RUNNING neil.t1\n") == 2 and out.count("starting match 127.0.0.1:") == 2
+        assert "# ENDED neil.t1.r1 finished 50 hands" in out
+        assert "# ENDED neil.t1.r2 finished 50 hands" in out
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+
+    store = Store.open(database_url(None, data))
+    (asked,) = store.requests_of(store.user("neil").id)  # type: ignore[union-attr]
+    assert asked.state is RequestState.DONE and asked.seed == 7
+    runs = store.runs_of(asked.id)
+    seeds = run_seeds(7, 2)
+    assert [(r.match_name, r.state, r.hands, r.seed) for r in runs] == [
+        ("neil.t1.r1", RunState.FINISHED, 50, seeds[0]),
+        ("neil.t1.r2", RunState.FINISHED, 50, seeds[1]),
+    ]
+    results = store.results_of(asked.user_id)
+    assert [(r.kind, r.player, r.opponent, r.samples) for _, r in results] == [
+        (ResultKind.HANDS, "neil", "dpp", 50)
+    ] * 2
+
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    for run in runs:
+        # The reference's way: acpc-dealer with the seed the server chose, the same agents
+        # seeded the same (dpp, the request's second player, as acpcbot match's agent B).
+        dealer = subprocess.Popen(
+            [DEALER, run.match_name, LIMIT, "50", str(run.seed), "neil", "dpp",
+             "--t_response", "600000", "--t_hand", "21000000", "--t_per_hand", "7000",
+             "--start_timeout", "60000"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=replay,
+        )  # fmt: skip
+        assert dealer.stdout is not None
+        first, second = dealer.stdout.readline().split()
+        bots = [
+            subprocess.Popen([ACPCBOT, "play", "127.0.0.1", first, "--agent", "example",
+                              "--seed", "3"], stdout=subprocess.DEVNULL),
+            subprocess.Popen([ACPCBOT, "play", "127.0.0.1", second, "--agent", "dpp",
+                              "--match-seed", str(run.seed), "--as", "b"],
+                             stdout=subprocess.DEVNULL),
+        ]  # fmt: skip
+        assert [b.wait(120) for b in bots] == [0, 0]
+        assert dealer.wait(60) == 0
+        served = (data / run.log).read_bytes()
+        assert served == (replay / f"{run.match_name}.log").read_bytes()
+        assert served.count(b"\nSTATE:") == 50
+
+    capsys.readouterr()
+    assert main(["results", str(data / runs[0].log), "--player", "neil"]) == 0
+    assert "neil vs dpp: 50 hands" in capsys.readouterr().out
+
+
+@pytest.mark.e2e
+def test_a_killed_server_keeps_everything_and_says_which_run_it_lost(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    config = write_config(tmp_path, hands=400, startupTimeoutSecs=30)
+    (tmp_path / "slowbot.py").write_text(SLOW_BOT)
+    with server(config, data) as (process, port):
+        ann = Line(port, "ann pw")
+        ann.send(f"RUNMATCHES {LIMIT} 1 hh 5 caller raiser")
+        ann.until(rb"# ENDED ann\.hh\.r1 finished 400 hands")  # a finished result
+        neil = connect(port, "--agent", "slowbot:SlowCaller", "--user", "neil", "--run",
+                       f"RUNMATCHES {LIMIT} 2 slow 9 LOCAL caller", cwd=tmp_path)  # fmt: skip
+        log = data / "logs" / "neil" / "neil.slow.r1.log"
+        deadline = time.monotonic() + 120
+        while logged_hands(log) < 10:
+            assert time.monotonic() < deadline and neil.poll() is None
+            time.sleep(0.2)
+        ann.send(f"RUNMATCHES {LIMIT} 1 later 3 caller raiser")  # queued behind neil's run
+        ann.until(rb"# QUEUED ann\.later 1 run")
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+        ann.close()
+        _, err = neil.communicate(timeout=60)
+        assert neil.returncode == 1 and "the server closed the connection" in err
+    kept = logged_hands(log)
+    time.sleep(1.0)
+    assert logged_hands(log) == kept and kept < 400  # the run died with the server
+    assert log.read_text().splitlines()[-1].startswith("STATE:")  # whole hands only
+
+    with server(config, data) as (process, port):
+        neil_line = Line(port, "neil test")
+        told = neil_line.until(rb"waits for your bot").decode()
+        assert f"# ENDED neil.slow.r1 failed {kept} hands: the server stopped while it " \
+            f"played ({kept} hands in its log)\n" in told  # fmt: skip
+        assert f"# request slow ({LIMIT}) waits for your bot: 1 run left\n" in told
+        store = Store.open(database_url(None, data))
+        users = {u.name for u in store.users()}
+        assert users == {"neil", "ann"}
+        lost = _all_runs(store, "neil.slow.r1")
+        assert (lost.state, lost.hands, lost.told) == (RunState.FAILED, kept, True)
+        hh = _all_runs(store, "ann.hh.r1")
+        assert hh.state is RunState.FINISHED and hh.hands == 400
+        assert [(r.player, r.samples) for r in store.results_of_run(hh.id)] == [
+            ("caller", 400),
+            ("raiser", 400),
+        ]
+        deadline = time.monotonic() + 120
+        while _all_runs(store, "ann.later.r1") is None or not _all_runs(
+            store, "ann.later.r1"
+        ).state.ended:  # fmt: skip
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert _all_runs(store, "ann.later.r1").state is RunState.FINISHED  # the queue kept it
+        neil_line.close()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    store = Store.open(database_url(None, data))
+    second = _all_runs(store, "neil.slow.r2")
+    assert second is None or second.state in (RunState.INTERRUPTED, RunState.FAILED)
+    assert store.unended_runs() == []  # a SIGTERM leaves nothing half-recorded
+
+
+def _all_runs(store: Store, name: str | None = None) -> Any:
+    every = [
+        run
+        for user in store.users()
+        for request in store.requests_of(user.id)
+        for run in store.runs_of(request.id)
+    ]
+    if name is None:
+        return every
+    return next((run for run in every if run.match_name == name), None)
+
+
+SLOW_BOT = '''
+import time
+
+from acpcbot.actions import CALL
+from agents.base import Agent
+
+
+class SlowCaller(Agent):
+    """Calls, after thinking 20 ms: a run long enough to be cut short."""
+
+    name = "slow-caller"
+
+    def act(self, state, betting):
+        time.sleep(0.02)
+        return CALL
+'''
+
+
+def test_users_are_added_listed_disabled_and_reset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = ["serve", "--data", str(tmp_path)]
+    assert main([*data, "user", "add", "bob", "--admin"]) == 0
+    said = capsys.readouterr().out
+    secret = said.split(": ")[-1].strip()
+    assert said.startswith("user bob's password (shown once, keep it): ") and len(secret) == 32
+    store = Store.open(database_url(None, tmp_path))
+    bob = store.user("bob")
+    assert bob is not None and bob.admin and secret not in bob.password_hash
+    assert main([*data, "user", "disable", "bob"]) == 0
+    assert main([*data, "user", "list"]) == 0
+    assert re.search(r"^bob  from command, added .* UTC  admin disabled$", capsys.readouterr().out,
+                     re.MULTILINE)  # fmt: skip
+    assert main([*data, "user", "reset", "bob"]) == 0
+    assert secret not in capsys.readouterr().out
+    assert main([*data, "user", "add", "bob"]) == 1
+    assert "there is a user bob already" in capsys.readouterr().err
+    assert main([*data, "user", "add", "../x"]) == 1
+    assert "user name '../x' is not allowed" in capsys.readouterr().err
+
+
+def test_listening_beyond_the_loopback_needs_insecure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 1
+    assert "give --insecure to do it anyway" in capsys.readouterr().err
