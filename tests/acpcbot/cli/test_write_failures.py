@@ -92,7 +92,7 @@ def test_infogain_plot_into_a_read_only_folder_before_any_work(
     places: Faults, tmp_path: Path, logs: tuple[str, str]
 ) -> None:
     places.read_only("ro")
-    done = run(["infogain", logs[0], "--plot", "ro/plots"], tmp_path)
+    done = run(["infogain", logs[0], "--plot", "ro/plots", "--no-progress"], tmp_path)
     line = _failed(done, tmp_path)
     assert line == (
         f"acpcbot: error: cannot write ro/plots/infogain-preflop.png: ro is {_reason_read_only()}"
@@ -142,7 +142,7 @@ def test_infogain_plot_over_an_immutable_picture(
     picture = tmp_path / "plots" / "infogain-flop.png"
     picture.write_bytes(b"an earlier picture")
     places.immutable(picture)
-    done = run(["infogain", logs[0], "--plot", "plots", "--force"], tmp_path)
+    done = run(["infogain", logs[0], "--plot", "plots", "--force", "--no-progress"], tmp_path)
     assert _failed(done, tmp_path) == _not_writable("plots/infogain-flop.png")
     assert done.stdout == ""
 
@@ -196,6 +196,7 @@ def test_infogain_plots_onto_a_full_disk(
     places: Faults, tmp_path: Path, logs: tuple[str, str]
 ) -> None:
     places.full("full")
-    done = run(["infogain", *logs, "--plot", "full/p"], tmp_path, full=True)
+    # No progress lines (infogain prints them after a while: a loaded machine gets there).
+    done = run(["infogain", *logs, "--plot", "full/p", "--no-progress"], tmp_path, full=True)
     line = _failed(done, tmp_path, "full/p/infogain-", _full_reason())
     assert line.endswith(f".png: {_full_reason()}")
