@@ -33,7 +33,7 @@ from acpcbot.errors import AcpcError
 from acpcbot.player import HandResult, MatchInfo, Player, overrides_hook
 from acpcbot.protocol.matchstate import view_of
 from dealer.referee.referee import Referee
-from dealer.referee.views import SeenCards, state_view
+from dealer.referee.views import state_view
 
 HandCallback = Callable[[Referee], None]
 
@@ -95,18 +95,18 @@ def _play(
     acts = [player.act for player in players]
     made, repaired = tally.decisions, tally.repaired
     players_count = len(seats)
-    seen = SeenCards(game)
+    dealt_by_round = [game.board_total(r) for r in range(game.num_rounds)]
     while not referee.match_over:
         hand = referee.hand
         deal = referee.deal
         button = referee.player0_seat
         acts_by_position = acts[button:] + acts[:button]  # seat = (position + button) % n
         # What a player is handed is its own: a copy of the betting, the cards it sees.
-        holes, board = seen.holes(deal), seen.board(deal)
+        holes, board = deal.hole_cards, deal.board
         copy = hand.copy
         while not hand.finished:
             position = hand.current_player
-            shown = board[: hand.round + 1]
+            shown = board[: dealt_by_round[hand.round]]
             betting = copy()
             state = state_view(betting, holes[position], shown, position)
             if observers:

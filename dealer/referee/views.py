@@ -9,8 +9,8 @@ built without the text:
   client gives a player on its worker thread), so that a player that changes it only
   changes its own copy;
 * a lazy ``MatchState`` (:func:`state_view`) that records only *when* it was taken (that
-  copy, how many actions it held) and the cards its position sees then
-  (:class:`SeenCards`): its own hole cards and the board dealt so far. Its fields are built
+  copy, how many actions it held) and the cards its position sees then: its own hole
+  cards and the board dealt so far. Its fields are built
   the first time anything reads them (most trivial players never do), and a state kept for
   later still shows the moment it was taken. The other positions' hole cards are shown only
   by the final state after a showdown (:func:`~acpcbot.protocol.matchstate.view_of`).
@@ -29,70 +29,33 @@ frame, :func:`gc.get_objects`); an untrusted one plays in its own process
 >>> from acpcbot.rules import CALL, RAISE, HandState
 >>> game = bundled_game()
 >>> deal = Deal((parse_cards("7d3d"), parse_cards("2hAc")), parse_cards("5sKs7s9s6h"))
->>> seen = SeenCards(game)
->>> holes, board = seen.holes(deal), seen.board(deal)
 >>> hand = HandState(game)
 >>> hand.apply(CALL); hand.apply(RAISE)
 >>> mine = hand.copy()
->>> early = state_view(mine, holes[1], board[:1], 1)
+>>> early = state_view(mine, deal.hole_cards[1], (), 1)
 >>> mine.apply(CALL)  # the player plays on in its copy: its state keeps its moment
 >>> hand.apply(CALL)
->>> str(early), str(state_view(hand.copy(), holes[0], board[:2], 0))
+>>> flop = deal.visible_board(game, hand.round)
+>>> str(early), str(state_view(hand.copy(), deal.hole_cards[0], flop, 0))
 ('MATCHSTATE:1:0:cr:|2hAc', 'MATCHSTATE:0:0:crc/:7d3d|/5sKs7s')
 >>> from acpcbot.protocol.matchstate import view_of
->>> view_of(hand, deal, 0) == state_view(hand.copy(), holes[0], board[:2], 0)
+>>> view_of(hand, deal, 0) == state_view(hand.copy(), deal.hole_cards[0], flop, 0)
 True
 """
 
 from __future__ import annotations
 
 import dataclasses
-import operator
 from typing import Any
 
 from acpcbot.cards import Card
 from acpcbot.deal import Deal
-from acpcbot.game import Game
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 
-__all__ = ["SeenCards", "state_view"]
+__all__ = ["state_view"]
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(MatchState))
-
-Cards = tuple[tuple[Card, ...], ...]
-"""Cards by position (hole cards) or by round (the board)."""
-
-
-class SeenCards:
-    """How the positions of a game see the cards of a hand: each its own hole cards (the
-    others' hidden), and the board dealt up to the round. What it returns is made of tuples
-    of their own: nothing in them refers to the deal."""
-
-    __slots__ = ("_board", "_hidden", "_one_round")
-
-    def __init__(self, game: Game) -> None:
-        self._hidden = ((),) * game.num_players
-        ends = [game.board_total(r) for r in range(game.num_rounds)]
-        # Every round's slice at once, in one call (this runs once a hand).
-        self._board = operator.itemgetter(*map(slice, [0, *ends[:-1]], ends))
-        self._one_round = game.num_rounds == 1
-
-    def holes(self, deal: Deal) -> list[Cards]:
-        """The hole cards each position sees, by position."""
-        holes = deal.hole_cards
-        if len(holes) == 2:  # heads-up, without the general case's loop
-            first, second = holes
-            return [(first, ()), ((), second)]
-        hidden = self._hidden
-        return [(*hidden[:p], cards, *hidden[p + 1 :]) for p, cards in enumerate(holes)]
-
-    def board(self, deal: Deal) -> Cards:
-        """The board by round: what a position sees in round ``r`` is ``board[: r + 1]``."""
-        board = self._board(deal.board)
-        if self._one_round:  # itemgetter of one item gives the item, not a tuple of it
-            return (board,)
-        return board  # type: ignore[no-any-return]  # (itemgetter is not typed)
 
 
 class _LazyState(MatchState):
@@ -104,13 +67,17 @@ class _LazyState(MatchState):
         # Only called for attributes not set yet: the MatchState fields before first use.
         if name not in _FIELDS:
             raise AttributeError(name)
-        hand, holes, board, position, round_, count = object.__getattribute__(self, "_taken")
+        hand, own, board, position, round_, count = object.__getattribute__(self, "_taken")
         actions = hand.actions
         if len(actions) == round_ + 1 and len(actions[round_]) == count:
             betting = tuple(map(tuple, actions))
         else:  # its player has played on in its copy since: the betting as it was then
             betting = (*map(tuple, actions[:round_]), tuple(actions[round_][:count]))
-        values = (position, hand.hand_number, betting, holes, board)
+        game = hand.game
+        holes = tuple(own if p == position else () for p in range(game.num_players))
+        # (a deal of the cards it sees: nothing else)
+        groups = Deal(holes, board).board_by_round(game, round_)
+        values = (position, hand.hand_number, betting, holes, groups)
         for field, value in zip(_FIELDS, values, strict=True):
             object.__setattr__(self, field, value)
         return object.__getattribute__(self, name)
@@ -131,11 +98,13 @@ _set_taken = _LazyState._taken.__set__  # type: ignore[attr-defined]  # the slot
 frozen dataclass's ``__setattr__`` would refuse and ``object.__setattr__`` does slower."""
 
 
-def state_view(betting: HandState, holes: Cards, board: Cards, position: int) -> MatchState:
+def state_view(
+    betting: HandState, own: tuple[Card, ...], board: tuple[Card, ...], position: int
+) -> MatchState:
     """What ``position`` is shown now, in an unfinished hand whose betting is ``betting``
-    (the player's own copy), seeing ``holes`` and ``board`` (from :class:`SeenCards`: the
-    board up to the current round), computed when first read."""
+    (the player's own copy), holding ``own`` with ``board`` dealt so far (the cards of the
+    rounds up to the current one), computed when first read."""
     state = _new_view(_LazyState)
     round_ = betting.round
-    _set_taken(state, (betting, holes, board, position, round_, len(betting.actions[round_])))
+    _set_taken(state, (betting, own, board, position, round_, len(betting.actions[round_])))
     return state

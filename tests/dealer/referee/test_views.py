@@ -10,7 +10,7 @@ from acpcbot.protocol.matchstate import MatchState, format_match_state, view_of
 from acpcbot.rules import HandState
 from agents.dpp.chance import LEDUC_TEXT
 from dealer.referee.dealing import DealStream
-from dealer.referee.views import SeenCards, state_view
+from dealer.referee.views import state_view
 from tests.leduc import LEDUC
 
 ONE_ROUND = parse_game(
@@ -40,13 +40,12 @@ def test_views_equal_the_core_view_and_keep_their_moment(
     for hand_number in range(100):
         deal = deals.next_deal()
         hand = HandState(game, hand_number)
-        holes, board = SeenCards(game).holes(deal), SeenCards(game).board(deal)
-        assert len(board) == game.num_rounds
+
         kept: list[tuple[MatchState, str]] = []
         while not hand.finished:
             for position in range(game.num_players):
-                shown = board[: hand.round + 1]
-                lazy = state_view(hand.copy(), holes[position], shown, position)
+                shown = deal.visible_board(game, hand.round)
+                lazy = state_view(hand.copy(), deal.hole_cards[position], shown, position)
                 expected = view_of(hand, deal, position)
                 if rng.random() < 0.5:  # read now, or only after the hand has moved on
                     assert lazy == expected and expected == lazy
