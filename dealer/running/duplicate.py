@@ -14,7 +14,8 @@ called, and returns a :class:`HalfOutcome` (plain data, so it can cross a proces
 as against any ACPC dealer; ``remote`` runs the TCP server alone, on the address and ports
 of a :class:`Listening`, for players that connect from elsewhere (``acpcbot play`` in other
 containers or on other machines, or any ACPC client). For deterministic agents all three
-write byte-identical logs.
+write byte-identical logs. A half with an agent played in a process of its own
+(:mod:`dealer.running.isolation`) is played as ``tcp``, that agent's client in its process.
 """
 
 from __future__ import annotations
