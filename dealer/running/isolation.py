@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import fcntl
 import json
 import os
 import pickle
@@ -235,7 +234,7 @@ class IsolatedPlayer:
             _Job(self.entrant, self.seed, host, port, game, name)
         )
         read_end, write_end = os.pipe()
-        fcntl.fcntl(read_end, fcntl.F_SETFL, fcntl.fcntl(read_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+        os.set_blocking(read_end, False)
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,

@@ -21,9 +21,10 @@ ONE_ROUND = parse_game(
     .replace("numBoardCards = 0 1", "numBoardCards = 0")
 )
 THREE_PLAYERS = parse_game(
-    LEDUC_TEXT.replace("numPlayers = 2", "numPlayers = 3").replace("blind = 1 1", "blind = 1 1 1")
-    .replace("firstPlayer = 1 1", "firstPlayer = 1 1").replace("numRanks = 3", "numRanks = 6")
-)  # fmt: skip
+    LEDUC_TEXT.replace("numPlayers = 2", "numPlayers = 3")
+    .replace("blind = 1 1", "blind = 1 1 1")
+    .replace("numRanks = 3", "numRanks = 6")
+)
 
 
 @pytest.mark.parametrize(
