@@ -20,12 +20,15 @@ __all__ = ["die_with_parent"]
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
-    """On Linux, have this process killed when its parent dies."""
+def die_with_parent(parent: int | None = None) -> None:
+    """On Linux, have this process killed when its parent dies. ``parent`` is the parent's
+    process id when known (it may be 1: the dealer as a container's first process);
+    otherwise a parent that is init is taken for one that died already."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before that: go now
+    died = os.getppid() == 1 if parent is None else os.getppid() != parent
+    if died:  # before that: go now
         os._exit(1)

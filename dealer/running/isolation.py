@@ -69,9 +69,11 @@ __all__ = ["IsolatedEntrant", "IsolatedPlayer", "isolated"]
 
 log = get_logger("isolation")
 
-MAX_REPORT_LINE = 256
-"""The longest line the isolated process may write on its pipe (a decision's line is ~80)."""
+MAX_REPORT_LINE = 1024
+"""The longest line the isolated process may write on its pipe (a decision's line is about
+60 bytes, its summary at the end about 300)."""
 _READS_AT_ONCE = 16
+"""Reads of the pipe at most each time it is read (whatever else waits, a flood waits)."""
 MAX_STDERR_LINES = 1000
 """Lines of an isolated process's stderr shown at most (then counted)."""
 
@@ -231,7 +233,7 @@ class IsolatedPlayer:
         # Where to import from first (the agent's module is found as it is here), then the
         # job, whose unpickling imports the entrant's class.
         job = pickle.dumps(list(sys.path)) + pickle.dumps(
-            _Job(self.entrant, self.seed, host, port, game, name)
+            _Job(self.entrant, self.seed, host, port, game, name, os.getpid())
         )
         read_end, write_end = os.pipe()
         os.set_blocking(read_end, False)
@@ -335,6 +337,8 @@ class _Job:
     port: int
     game: Game
     name: str
+    dealer: int
+    """The dealer's process id (this process's parent)."""
 
 
 class _Reporting:
@@ -368,12 +372,12 @@ class _Reporting:
 
 def main() -> int:
     """The isolated process: play the job read from stdin; report on stdout (the pipe)."""
-    die_with_parent()
     # Ctrl-C reaches the whole process group: the dealer decides (it stops after the hand,
     # and this process ends with the connection).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.path[:] = pickle.load(sys.stdin.buffer)
     job: _Job = pickle.load(sys.stdin.buffer)
+    die_with_parent(job.dealer)
     reports = os.dup(1)
     os.dup2(2, 1)  # what the agent prints goes to stderr, not on the pipe
     configure_logging(level="warning")

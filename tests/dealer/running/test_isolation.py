@@ -4,6 +4,7 @@ isolated agent plays in a process of its own with the same logs and ``.probs``."
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from acpcbot.client import MatchSummary
 from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.player import Entrant, Player
@@ -26,7 +28,7 @@ from dealer.running import (
     isolated,
     run_match,
 )
-from dealer.running.isolation import IsolatedPlayer
+from dealer.running.isolation import IsolatedPlayer, _summary_of
 from tests.dealer.snoop import REPORT, Snoop
 
 SNOOP = "tests.dealer.snoop:Snoop"
@@ -175,3 +177,28 @@ def test_ctrl_c_stops_a_match_with_an_isolated_agent_after_the_hand(tmp_path: Pa
         match.kill()
     assert match.returncode == 130, err
     assert err.startswith("acpcbot: interrupted after ") and err.count("\n") == 1
+
+
+def test_what_an_isolated_process_reports_is_read_whatever_its_numbers() -> None:
+    """The lines its process writes on the pipe, as its main writes them: each decision's
+    probabilities, exact, and the summary of the longest match with the longest numbers;
+    anything else is dropped."""
+    player = isolated(entrant("always-call")).create(1)
+    player._take(b"said 17 99:0.125/0.3333333333333333/0.5416666666666667")
+    assert player._said is not None
+    key, said = player._said
+    assert key == (99, 17) and said is not None
+    assert (said.fold, said.call, said.raise_) == (0.125, 1 / 3, 0.5416666666666667)
+    summary = MatchSummary(
+        hands=4_294_967_295, chips=-1.2345678901234567e17, mbb_per_game=-2.2222222222222223e-05,
+        decisions=99_999_999_999, fallback_decisions=99_999_999_999, elapsed_s=123456.78901234567,
+        failed_decisions=99_999_999_999, illegal_decisions=99_999_999_999,
+        over_budget_decisions=99_999_999_999,
+    )  # fmt: skip
+    fields = {name: getattr(summary, name) for name in summary.__dataclass_fields__}
+    player._take(f"summary {json.dumps(fields)}".encode("ascii"))
+    assert _summary_of(player._summary or {}) == summary
+    for junk in (b"said x 1:0/1/0", b"said 1 2:0.5/0.6/0", b"summary [1]", b"summary {", b"\xff"):
+        player._take(junk)
+    assert player._said == (key, said) and _summary_of(player._summary or {}) == summary
+    assert _summary_of({**fields, "hands": 1.5}) is None
