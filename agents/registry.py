@@ -57,6 +57,7 @@ __all__ = [
     "UnknownAgentError",
     "create_agent",
     "entrant",
+    "is_plugin",
     "known_strategies",
     "lbr_against",
     "listing",
@@ -286,6 +287,18 @@ def player_name(spec: str) -> str:
     """
     target, options = parse_agent_spec(spec)
     return target.replace(":", ".") + "".join(f"+{key}={value}" for key, value in options.items())
+
+
+def is_plugin(spec: str) -> bool:
+    """Whether ``spec`` names code from outside the built-in agents: a class
+    (``module:Class``) or a plug-in an installed distribution declares (the code ``--isolate``
+    plays in a process of its own). Nothing is imported.
+
+    >>> is_plugin("plicas:dprc=off"), is_plugin("mybot:MyBot:level=2")
+    (False, True)
+    """
+    target, _ = parse_agent_spec(spec)
+    return ":" in target or target not in AGENTS
 
 
 def create_agent(spec: str, seed: int = 0) -> Agent:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Benchmark acpcbot's dealer: hands/s over TCP and in-process, medians of several runs.
 
-    python scripts/bench_dealer.py [--hands 100000] [--runs 3]
+    python scripts/bench_dealer.py [--hands 100000] [--runs 3] [--inprocess A,B]...
         [--clients acpcbot|example|both] [--example-player PATH] [--reference-dealer PATH]
         [--match-tcp] [--baseline DIR] [--skip-inprocess] [--skip-tcp] [--dealer-args ARGS]...
 
-* in-process: our referee with two always-call agents, no sockets (each run in a fresh
-  interpreter);
+* in-process: our referee with two agents (always-call twice unless ``--inprocess A,B``
+  names others; repeat it for several pairs), no sockets, each run in a fresh interpreter:
+  hands per second of wall-clock time and per second of the process's CPU time (which a
+  busy machine moves less);
 * TCP: our ``acpc-dealer`` (a subprocess, ``-q``) with two client processes: by default
   ``acpcbot play ... --agent always-call`` (the acpcbot client), with ``--clients example``
   two ACPC ``example_player`` binaries (give ``--example-player``), with ``both`` each;
@@ -54,6 +56,7 @@ OURS = "acpcbot"
 class Run:
     hands_per_s: float
     rss_kb: list[int] = field(default_factory=list)
+    hands_per_cpu_s: float | None = None
 
 
 def rss_kb(pid: int) -> int:
@@ -144,7 +147,7 @@ except ImportError:  # a --baseline tree from before dealer/ was split by job
     from dealer.matchlog import MatchLog
     from dealer.referee import Referee
 
-hands, seed = int(sys.argv[1]), int(sys.argv[2])
+hands, seed, agents = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(",")
 config = MatchConfig("bench", bundled_game(), "GAME", hands, seed, ("A", "B"))
 samples = []
 
@@ -162,23 +165,24 @@ with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "b.log", "wb")
     log = MatchLog(file)
     log.header(config.header)
     referee = Referee(config, log=log)
-    players = [create_agent("always-call"), create_agent("always-call")]
-    started = time.perf_counter()
+    players = [create_agent(agents[0], 1), create_agent(agents[1], 2)]
+    started, cpu = time.perf_counter(), time.process_time()
     play_in_process(referee, players, after_hand=sample)
-    elapsed = time.perf_counter() - started
-print(json.dumps({"hands_per_s": hands / elapsed, "rss_kb": samples}))
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+print(json.dumps({"hands_per_s": hands / elapsed, "hands_per_cpu_s": hands / cpu,
+                  "rss_kb": samples}))
 """.replace("GAME", GAME)
 
 
-def inprocess_run(source: str, args: argparse.Namespace) -> Run:
+def inprocess_run(source: str, pair: str, args: argparse.Namespace) -> Run:
     """Our referee (or the baseline's) in a fresh interpreter; timed from the first deal."""
     done = subprocess.run(
         # -P: the current folder must not shadow the source tree under test.
-        [sys.executable, "-P", "-c", INPROCESS, str(args.hands), str(args.seed)],
+        [sys.executable, "-P", "-c", INPROCESS, str(args.hands), str(args.seed), pair],
         env=environment(source), capture_output=True, text=True, check=True,
     )  # fmt: skip
     result = json.loads(done.stdout)
-    return Run(result["hands_per_s"], result["rss_kb"])
+    return Run(result["hands_per_s"], result["rss_kb"], result["hands_per_cpu_s"])
 
 
 def match_tcp_run(source: str, args: argparse.Namespace) -> Run:
@@ -206,6 +210,10 @@ def report(name: str, runs: list[Run]) -> float:
             f"; RSS at 10%/50%/100% of the last run {tenth:,}/{rss[len(rss) // 2]:,}/{rss[-1]:,} kB"
         )
     print(f"{name:<52} median {median:>9,.0f} hands/s  (runs: {shown}){memory}")
+    cpu = [r.hands_per_cpu_s for r in runs if r.hands_per_cpu_s is not None]
+    if cpu:
+        shown = ", ".join(f"{r:,.0f}" for r in cpu)
+        print(f"{'':<52} median {statistics.median(cpu):>9,.0f} hands/CPU s  (runs: {shown})")
     return median
 
 
@@ -225,6 +233,13 @@ def main() -> int:
         metavar="ARGS",
         help="options for our acpc-dealer, e.g. --dealer-args=--hold-idle; repeat to time several "
         "variants in one run ('' for the defaults)",
+    )
+    parser.add_argument(
+        "--inprocess",
+        action="append",
+        metavar="A,B",
+        help="the two agents of the in-process benchmark (always-call,always-call); repeat "
+        "it to time several pairs in one run",
     )
     parser.add_argument("--skip-inprocess", action="store_true")
     parser.add_argument("--skip-tcp", action="store_true")
@@ -247,17 +262,30 @@ def main() -> int:
         return "" if source == OURS else " [baseline]"
 
     if not args.skip_inprocess:
-        runs: dict[str, list[Run]] = {source: [] for source in sources}
-        for _ in range(args.runs):  # alternate, so both see the same machine load
-            for source in sources:
-                runs[source].append(inprocess_run(source, args))
-        medians = {s: report(f"in-process, always-call x2{label(s)}", r) for s, r in runs.items()}
-        if args.baseline:
-            print(f"ratio in-process / baseline: {medians[OURS] / medians[sources[1]]:.2f}")
+        inprocess_benchmarks(args, sources, label)
     if not args.skip_tcp:
         tcp_benchmarks(args, sources, label)
     print(f"load average (1/5/15 min) at the end: {load_average()}")
     return 0
+
+
+def inprocess_benchmarks(
+    args: argparse.Namespace, sources: list[str], label: Callable[[str], str]
+) -> None:
+    pairs = args.inprocess or ["always-call,always-call"]
+    runs: dict[tuple[str, str], list[Run]] = {(p, s): [] for p in pairs for s in sources}
+    for _ in range(args.runs):  # alternate, so that all see the same machine load
+        for (pair, source), done in runs.items():
+            done.append(inprocess_run(source, pair, args))
+    for pair in pairs:
+        a, b = pair.split(",")
+        name = f"in-process, {a} vs {b}"
+        medians = {s: report(f"{name}{label(s)}", runs[pair, s]) for s in sources}
+        if args.baseline:
+            cpu = {s: statistics.median(r.hands_per_cpu_s or 0 for r in runs[pair, s])
+                   for s in sources}  # fmt: skip
+            print(f"ratio {name} / baseline: {medians[OURS] / medians[sources[1]]:.2f} "
+                  f"(per CPU second {cpu[OURS] / cpu[sources[1]]:.2f})")  # fmt: skip
 
 
 def tcp_benchmarks(

@@ -26,9 +26,9 @@ from acpcbot.game import bundled_game
 from acpcbot.player import BettingView, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.loki2.agent import Loki2
-from agents.plicas.instrumented import TimedPlayer
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
+from plicas_instruments import TimedPlayer
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 GOAL_MEDIAN_MS = 20.0

@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 
 from acpcbot.game import bundled_game
-from agents.plicas.instrumented import TimedPlayer
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
+from plicas_instruments import TimedPlayer
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 

@@ -26,9 +26,9 @@ import numpy as np
 from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.handeval.equity import hand_vs_hand
-from agents.plicas.instrumented import RecordingPlicas, plicas_config
 from agents.registry import create_agent
 from dealer.referee import DealStream, MatchConfig, Referee, play_in_process
+from plicas_instruments import RecordingPlicas, plicas_config
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

@@ -37,9 +37,9 @@ import numpy.typing as npt
 
 from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
-from agents.plicas.instrumented import ActionValues, ProbingPlicas, plicas_config
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
+from plicas_instruments import ActionValues, ProbingPlicas, plicas_config
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

@@ -53,6 +53,10 @@ from acpcbot.cli.arguments import (
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
+NOTHING_TO_ISOLATE = (
+    "--isolate plays agents given as module:Class or as installed plug-ins in a process of "
+    "their own; the agents given are built in"
+)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -132,6 +136,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="record decision probabilities beside the logs and add the AIVAT estimate",
     )
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play an agent given as module:Class or as an installed plug-in in a process of "
+        "its own (code you do not trust; in-process code can reach the dealer)",
+    )
     parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
     parser.add_argument(
         "--plot",
@@ -149,13 +159,15 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.errors import AcpcError
     from acpcbot.logconfig import configure_logging
-    from agents.registry import entrant
+    from acpcbot.player import Entrant
+    from agents.registry import entrant, is_plugin
     from dealer.running import (
         DEFAULT_START_TIMEOUT_MS,
         Listening,
         MatchInterruptedError,
         MatchRequest,
         Transport,
+        isolated,
         run_match,
     )
 
@@ -175,9 +187,17 @@ def run(args: argparse.Namespace) -> int:
         listening = Listening(args.host or "127.0.0.1", args.ports or (), timeout_ms)
     elif given := [option for option, value in remote_only.items() if value is not None]:
         raise AcpcError(f"{', '.join(given)}: for --transport remote only")
+    agents: list[Entrant] = [entrant(args.agent_a), entrant(args.agent_b)]
+    if args.isolate:
+        if transport is Transport.REMOTE:
+            raise AcpcError("--isolate is for agents played here, not --transport remote")
+        plugins = [is_plugin(spec) for spec in (args.agent_a, args.agent_b)]
+        if not any(plugins):
+            raise AcpcError(NOTHING_TO_ISOLATE)
+        agents = [isolated(a) if plugin else a for a, plugin in zip(agents, plugins, strict=True)]
     request = MatchRequest(
-        entrant(args.agent_a),
-        entrant(args.agent_b),
+        agents[0],
+        agents[1],
         hands=args.hands,
         seed=args.seed,
         seed_a=args.seed_a,

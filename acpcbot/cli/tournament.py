@@ -90,6 +90,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="tcp://HOST:PORT",
         help="play on this Dask scheduler's workers instead (the cluster extra)",
     )
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play each agent given as module:Class or as an installed plug-in in a process "
+        "of its own (code you do not trust; in-process code can reach the dealer)",
+    )
     parser.add_argument("--json", action="store_true", help="print results.json on stdout")
     parser.add_argument(
         "--aivat",
@@ -106,25 +112,37 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from acpcbot.cli.match import NOTHING_TO_ISOLATE
+    from acpcbot.errors import AcpcError
     from acpcbot.logconfig import configure_logging
-    from agents.registry import entrant
+    from acpcbot.player import Entrant
+    from agents.registry import entrant, is_plugin
     from dealer.running import (
         TournamentInterruptedError,
         TournamentRequest,
         TournamentRun,
         Transport,
+        isolated,
         run_tournament,
     )
 
     if args.log_level == "info":  # the clients' connect/finish lines are noise here
         configure_logging(json=args.log_json, level="warning")
+    specs = [*args.agents, *([args.vs] if args.vs is not None else [])]
+    if args.isolate and not any(map(is_plugin, specs)):
+        raise AcpcError(NOTHING_TO_ISOLATE)
+
+    def played(spec: str) -> Entrant:
+        agent = entrant(spec)
+        return isolated(agent) if args.isolate and is_plugin(spec) else agent
+
     request = TournamentRequest(
-        tuple(entrant(spec) for spec in args.agents),
+        tuple(played(spec) for spec in args.agents),
         args.out,
         hands=args.hands,
         seeds=args.seeds,
         seed=args.seed,
-        vs=entrant(args.vs) if args.vs is not None else None,
+        vs=played(args.vs) if args.vs is not None else None,
         game=args.game,
         transport=Transport(args.transport),
         jobs=args.jobs,

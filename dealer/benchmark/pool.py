@@ -171,7 +171,7 @@ def _run_here(order: RunOrder, pipe: Connection) -> None:
     """A run's process: plays the run, telling the server over ``pipe``. SIGTERM stops the
     run after its hand; Ctrl-C is the server's to handle."""
     from acpcbot.logconfig import configure_logging
-    from dealer.running.halves import die_with_parent
+    from dealer.running.childprocess import die_with_parent
 
     die_with_parent()
     # The house agents' clients say when they connect and finish: the server says more.

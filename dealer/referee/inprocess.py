@@ -5,9 +5,10 @@ order: ``begin_match`` (with the same :class:`~acpcbot.player.MatchInfo`: the ga
 name, not its seat); for every state the dealer would send it, ``observe``; ``act`` on
 its turn; at the end of each hand ``observe`` of the final state and ``end_hand``. So a
 deterministic player makes the same choices, and the ``.log`` is byte-identical to a TCP
-match. Hooks a player does not override (see :func:`acpcbot.player.default_hook`) are not
-called, and a state's fields are only computed when the player reads them
-(:mod:`dealer.referee.views`).
+match. What it is handed is its own and shows what the wire would show, nothing more: a copy
+of the betting, and a state holding only the cards its position sees, whose fields are
+computed when the player reads them (:mod:`dealer.referee.views`). Hooks a player does not
+override (see :func:`acpcbot.player.default_hook`) are not called.
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import CALL
@@ -94,23 +95,30 @@ def _play(
     acts = [player.act for player in players]
     made, repaired = tally.decisions, tally.repaired
     players_count = len(seats)
+    dealt_by_round = [game.board_total(r) for r in range(game.num_rounds)]
     while not referee.match_over:
         hand = referee.hand
         deal = referee.deal
         button = referee.player0_seat
         acts_by_position = acts[button:] + acts[:button]  # seat = (position + button) % n
+        # What a player is handed is its own: a copy of the betting, the cards it sees.
+        holes, board = deal.hole_cards, deal.board
+        copy = hand.copy
         while not hand.finished:
             position = hand.current_player
-            state = state_view(hand, deal, position)
+            shown = board[: dealt_by_round[hand.round]]
+            betting = copy()
+            state = state_view(betting, holes[position], shown, position)
             if observers:
                 acting = referee.seat_of(position)
                 for seat in observers:  # seat order, as the dealer sends them
                     if seat == acting:
-                        players[seat].observe(state, hand)
+                        players[seat].observe(state, betting)
                     else:
-                        view = state_view(hand, deal, referee.position_of(seat))
-                        players[seat].observe(view, hand)
-            proposed = acts_by_position[position](state, hand)
+                        other = referee.position_of(seat)
+                        own = copy()
+                        players[seat].observe(state_view(own, holes[other], shown, other), own)
+            proposed = acts_by_position[position](state, betting)
             seat = (position + button) % players_count
             made[seat] += 1
             played = take(proposed)
@@ -122,7 +130,7 @@ def _play(
                 if seat in observers or seat in enders:
                     final = view_of(hand, deal, referee.position_of(seat))
                     if seat in observers:
-                        players[seat].observe(final, hand)
+                        players[seat].observe(final, copy())
                     if seat in enders:
                         players[seat].end_hand(HandResult(final, values))
         referee.next_hand()

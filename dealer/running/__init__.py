@@ -11,6 +11,8 @@ half is played (``agents.registry.entrant`` makes one from an agent spec).
   (:mod:`.matchfolder`, :mod:`.resultfiles`), ``summary.json`` written as it starts and ends
   (:mod:`.summary`), Ctrl-C stopping it with the hands played so far kept, and the same
   request going on with an earlier run it finds in its folder (:mod:`.replayedfile`).
+* :func:`isolated` (:mod:`.isolation`) wraps an entrant to be played in a process of its
+  own wherever a match plays it: code the dealer does not trust (plug-ins).
 * :func:`run_tournament` (:mod:`.tournament`) plays every pairing's matches
   (:mod:`.tournamentplan`) on a local pool (:mod:`.localpool`) or a Dask cluster
   (:mod:`.daskpool`), one match a task (:mod:`.tasks`), into a folder it keeps
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
         Transport,
         derived_seed,
     )
+    from dealer.running.isolation import IsolatedEntrant, isolated
     from dealer.running.match import (
         AfterHalf,
         BeforeHalf,
@@ -97,6 +100,7 @@ __all__ = [
     "Decisions",
     "DuplicatePlan",
     "DuplicateRun",
+    "IsolatedEntrant",
     "Listening",
     "MatchFailedError",
     "MatchInterruptedError",
@@ -112,6 +116,7 @@ __all__ = [
     "check_match",
     "default_jobs",
     "derived_seed",
+    "isolated",
     "plan_tournament",
     "read_tournament",
     "run_match",
@@ -145,6 +150,7 @@ _NAMES = {
         "default_jobs",
         "run_match",
     ),
+    "dealer.running.isolation": ("IsolatedEntrant", "isolated"),
     "dealer.running.matchfolder": ("SUMMARY",),
     "dealer.running.resultfiles": ("write_json",),
     "dealer.running.tournament": (

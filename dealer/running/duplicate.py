@@ -14,7 +14,8 @@ called, and returns a :class:`HalfOutcome` (plain data, so it can cross a proces
 as against any ACPC dealer; ``remote`` runs the TCP server alone, on the address and ports
 of a :class:`Listening`, for players that connect from elsewhere (``acpcbot play`` in other
 containers or on other machines, or any ACPC client). For deterministic agents all three
-write byte-identical logs.
+write byte-identical logs. A half with an agent played in a process of its own
+(:mod:`dealer.running.isolation`) is played as ``tcp``, that agent's client in its process.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from dealer.referee.matchlog import LogLines, MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.server import referee_over_tcp
 from dealer.referee.transcript import Transcript
+from dealer.running.isolation import IsolatedPlayer
 from dealer.running.replayedfile import ReplayedFile
 
 __all__ = [
@@ -161,6 +163,10 @@ class DuplicatePlan:
     """The players' time limits over TCP (the reference's by default); not part of what
     defines the match (:func:`dealer.running.summary.plan_json`), as the logs' header says
     which were used."""
+    isolated: tuple[bool, bool] = (False, False)
+    """Which agents (A, B) are played in a process of their own
+    (:mod:`dealer.running.isolation`); not part of what defines the match either: the logs
+    are the same."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -189,6 +195,11 @@ class DuplicatePlan:
         """The match's name: the default output folder."""
         a, b = self.agents
         return f"{a}-vs-{b}.seed{self.seed}.n{self.hands}{self.seed_tag}"
+
+    @property
+    def isolated_names(self) -> tuple[str, ...]:
+        """The names of the agents played in a process of their own."""
+        return tuple(name for name, alone in zip(self.names, self.isolated, strict=True) if alone)
 
     def seats(self, half: int) -> tuple[int, int]:
         """Which agent (0 = A, 1 = B) sits in seats 1 and 2 in ``half`` (0 or 1)."""
@@ -345,18 +356,20 @@ def play_half(
         with contextlib.ExitStack() as files:
             # A log a replay goes on with is checked, not written, as far as it goes.
             file = files.enter_context(_output_file(log_path, replay))
+            players = []
+            if plan.transport is not Transport.REMOTE:
+                players = [make_player(i, plan.agent_seeds[i]) for i in seats]
+            # An agent played in a process of its own plays over TCP (the other agent too).
+            isolating = any(isinstance(player, IsolatedPlayer) for player in players)
             # A resumed match replays the hands a log lacks, so an in-process match's log
             # need not hit the disk every hand; over TCP a player can die at any time, and
             # every finished hand must be kept.
-            in_process = plan.transport is Transport.INPROCESS
+            in_process = plan.transport is Transport.INPROCESS and not isolating
             flush_every = 256 if in_process else 1
             log = MatchLog(file, flush_every=flush_every)
             log.header(config.header)
             lines: LogLines = log if on_state is None else LogTee(log, on_state)
             referee = Referee(config, log=lines, on_hand=record)
-            players = []
-            if plan.transport is not Transport.REMOTE:
-                players = [make_player(i, plan.agent_seeds[i]) for i in seats]
             if record_decisions:
                 side = files.enter_context(_output_file(decisions_path(log_path), replay))
                 recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
@@ -426,12 +439,23 @@ async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisi
     reporter = Transcript(None)
     listeners = await Listeners.open("127.0.0.1", [], config.game.num_players)
     clients = [
-        asyncio.create_task(play_match("127.0.0.1", port, player, game=config.game, name=name))
+        asyncio.create_task(
+            player.play("127.0.0.1", port, game=config.game, name=name)
+            if isinstance(player, IsolatedPlayer)
+            else play_match("127.0.0.1", port, player, game=config.game, name=name)
+        )
         for player, port, name in zip(players, listeners.ports, config.names, strict=True)
     ]
+    # An isolated agent starts an interpreter first (and may compile its kernels): the
+    # referee waits for it as long as for remote players; it fails at once if its process
+    # does (below).
+    isolating = any(isinstance(player, IsolatedPlayer) for player in players)
+    start_timeout_ms = DEFAULT_START_TIMEOUT_MS if isolating else 30_000
     # Our own clients, in this process: holding idle states spares them wake-ups.
     refereeing = asyncio.create_task(
-        referee_over_tcp(referee, listeners, reporter, start_timeout_ms=30_000, hold_idle=True)
+        referee_over_tcp(
+            referee, listeners, reporter, start_timeout_ms=start_timeout_ms, hold_idle=True
+        )
     )
     try:
         failed = await _first_client_failure(refereeing, clients, config.names)

@@ -40,6 +40,7 @@ from acpcbot.player import Entrant, Player, Strategy
 from acpcbot.progress.monitor import MatchMonitor
 from dealer.analysis.aivat import AivatHalf, aivat_half
 from dealer.analysis.playedlog import read_log
+from dealer.running.childprocess import die_with_parent
 from dealer.running.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
 
 __all__ = [
@@ -48,7 +49,6 @@ __all__ = [
     "HalfDone",
     "HalfJob",
     "Halves",
-    "die_with_parent",
     "process_context",
     "settle_imports",
 ]
@@ -346,22 +346,6 @@ class Halves:
         else:
             crashed.append(f"half {half + 1} crashed:\n{rest[0]}")
             self.stop()
-
-
-def die_with_parent() -> None:
-    """On Linux, have this process killed when its parent dies (say, by SIGKILL): a half (or
-    a benchmark server's run) must not play on for nobody, nor keep what it inherited open
-    (the match's broker connection, whose last will says the match was aborted)."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before that: go now
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1
 
 
 def _worker(job: HalfJob, half: int, messages: Queue[tuple[Any, ...]]) -> None:

@@ -81,6 +81,7 @@ from dealer.running.duplicate import (
     duplicate_run,
 )
 from dealer.running.halves import AfterHalf, BeforeHalf, Halves
+from dealer.running.isolation import IsolatedEntrant
 from dealer.running.matchfolder import MatchFolder, check_path
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
@@ -175,6 +176,10 @@ class MatchRequest:
             duplicate=self.duplicate,
             game_path=self.game,
             limits=self.limits,
+            isolated=(
+                isinstance(self.agent_a, IsolatedEntrant),
+                isinstance(self.agent_b, IsolatedEntrant),
+            ),
         )
 
     @property
@@ -342,6 +347,8 @@ def check_match(request: MatchRequest) -> Game:
         raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
     if request.listening is not None and request.transport is not Transport.REMOTE:
         raise AcpcError("where to listen for players is for --transport remote only")
+    if request.transport is Transport.REMOTE and any(request.plan().isolated):
+        raise AcpcError("an agent played in a process of its own is played here, not remote")
     if request.aivat and request.transport is Transport.REMOTE:
         raise AcpcError(
             "--aivat needs the agents' probabilities at each decision: play them here "

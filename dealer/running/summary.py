@@ -34,12 +34,19 @@ def started_json(plan: DuplicatePlan, out: str) -> dict[str, Any]:
         "status": MatchStatus.RUNNING.value,
         **plan_json(plan),
         "transport": plan.transport.value,
+        **_isolated_json(plan),
         "halves": [
             {"log": plan.log_name(half), "seats": [plan.names[i] for i in plan.seats(half)]}
             for half in range(plan.halves)
         ],
         "out": out,
     }
+
+
+def _isolated_json(plan: DuplicatePlan) -> dict[str, list[str]]:
+    """The agents played in a process of their own, when there are any."""
+    names = plan.isolated_names
+    return {"isolated": list(names)} if names else {}
 
 
 def decisions_json(decisions: Decisions | None) -> dict[str, int] | None:
@@ -70,6 +77,7 @@ def duplicate_json(run: DuplicateRun) -> dict[str, Any]:
         **plan_json(plan),
         "big_blind": run.big_blind,
         "transport": plan.transport.value,
+        **_isolated_json(plan),
         "hands": run.hands,
         "samples": "pairs" if run.pair is not None else "hands",
         "mbb_per_game": json_number(combined.mbb_per_game),
@@ -122,9 +130,13 @@ def duplicate_text(run: DuplicateRun) -> list[str]:
     plan = run.plan
     a, b = plan.names
     kind = "duplicate match" if plan.duplicate else "match"
+    alone = plan.isolated_names
+    own = "each in a process of its own" if len(alone) > 1 else "in a process of its own"
+    isolated = f" ({' and '.join(alone)} {own}, over TCP)" if alone else ""
     lines = [
         f"{a} vs {b}: {kind}, {plan.halves} × {plan.hands:,} hands, seed {plan.seed} "
         f"(agent seeds {plan.agent_seeds[0]}, {plan.agent_seeds[1]}), {plan.transport.value}"
+        f"{isolated}"
     ]
     if run.status is not MatchStatus.FINISHED:
         lines.append(f"  {run.status.value.upper()} after {run.hands:,} hands: the results so far")

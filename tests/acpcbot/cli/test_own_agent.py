@@ -173,3 +173,49 @@ def test_a_bad_plug_in_is_one_line_before_the_match(
     assert err.startswith("acpcbot: error: ")
     assert re.match(message, err.removeprefix("acpcbot: error: "))
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.e2e
+def test_isolated_the_documented_agent_plays_in_its_own_process_with_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "mybot.py").write_text(documented_agent())
+    monkeypatch.chdir(tmp_path)
+    args = ["match", "mybot:PairRaiser:bluff=0.3", "example", "--hands", "150", "--aivat"]
+    assert main([*args, "--isolate", "--out", "alone", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["isolated"] == ["mybot.PairRaiser+bluff=0.3"]
+    assert main([*args, "--out", "here", "--json"]) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert alone["decisions"] == here["decisions"] and "isolated" not in here
+    files = sorted(f.name for f in (tmp_path / "here").iterdir() if f.suffix in (".log", ".probs"))
+    assert len(files) == 4
+    for name in files:
+        assert (tmp_path / "alone" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
+    # a tournament isolates the plug-ins among its agents
+    tournament = ["tournament", "mybot:PairRaiser", "always-call", "--hands", "30", "--jobs", "1"]
+    assert main([*tournament, "--isolate", "--out", "t1", "--json"]) == 0
+    assert main([*tournament, "--out", "t2", "--json"]) == 0
+    capsys.readouterr()
+    logs = sorted((tmp_path / "t2").glob("*/*.log"))
+    assert len(logs) == 2
+    for log in logs:
+        assert (tmp_path / "t1" / log.relative_to(tmp_path / "t2")).read_bytes() == log.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["plicas", "dpp"], "--isolate plays agents given as module:Class or as installed"),
+        (["mybot:Bot", "dpp", "--transport", "remote"], "--isolate is for agents played here"),
+    ],
+)
+def test_isolate_without_a_plug_in_to_play_here_is_one_line(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["match", *args, "--isolate", "--out", str(tmp_path / "m")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"acpcbot: error: {message}") and err.count("\n") == 1
+    assert not (tmp_path / "m").exists()
+    assert main(["tournament", "plicas", "dpp", "--isolate", "--out", str(tmp_path / "t")]) == 1
+    assert capsys.readouterr().err.startswith("acpcbot: error: --isolate plays agents given")

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cli import main
+from agents.registry import entrant
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
+from dealer.running import MatchRequest, Transport, run_match
 
 
 def _as_corpus(text: str, names: dict[str, str], match_name: str) -> str:
@@ -117,6 +119,31 @@ def test_tcp_and_inprocess_write_byte_identical_logs(
     assert main([*base, "--transport", "inprocess", "--out", str(tmp_path / "mem2")]) == 0
     for log in (tmp_path / "tcp2").glob("*.log"):
         assert log.read_bytes() == (tmp_path / "mem2" / log.name).read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("agent_a", "agent_b"), [("plicas", "dpp"), ("loki2", "kendall-learner")])
+def test_learning_and_threaded_agents_write_the_same_files_in_process_and_over_tcp(
+    tmp_path: Path, agent_a: str, agent_b: str
+) -> None:
+    """PLICAS and loki2 decide on a worker thread over TCP; PLICAS, loki2 and kendall-learner
+    learn from every hand; dpp draws from its strategy: each sees the same states either
+    way, and the logs and the probabilities recorded beside them are byte-identical."""
+    files = {}
+    for transport in (Transport.INPROCESS, Transport.TCP):
+        out = tmp_path / transport.value
+        request = MatchRequest(
+            entrant(agent_a), entrant(agent_b), hands=150, seed=5, jobs=1, transport=transport,
+            aivat=True, out=out,
+        )  # fmt: skip
+        run_match(request)
+        files[transport] = {f.name: f.read_bytes() for f in out.iterdir() if f.suffix != ".json"}
+    assert sorted(files[Transport.INPROCESS]) == sorted(
+        f"{name}.seed5.n150{suffix}"
+        for name in (f"{agent_a}-{agent_b}", f"{agent_b}-{agent_a}")
+        for suffix in (".log", ".probs")
+    )
+    assert files[Transport.INPROCESS] == files[Transport.TCP]
 
 
 def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> None:

@@ -1,5 +1,10 @@
 """PLICAS with instruments: what the diagnostics in ``scripts/plicas_*.py`` measure.
 
+Not an agent, and not shipped with the agents: :class:`ProbingPlicas` reads the whole deal
+from the in-process referee on purpose (to value every action on the cards really dealt),
+which no player may do. The scripts beside it import it (``python scripts/NAME.py`` puts
+this folder on the import path).
+
 Each class plays exactly as :class:`~agents.plicas.agent.Plicas` (same decisions from the
 same seed and states) and records something on the side:
 

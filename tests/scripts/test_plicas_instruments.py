@@ -1,4 +1,5 @@
-"""The instrumented PLICAS of the diagnostics plays exactly as PLICAS and records what it says."""
+"""The instrumented PLICAS of the diagnostics (``scripts/plicas_instruments.py``) plays exactly
+as PLICAS and records what it says."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from acpcbot.player import Player
 from agents.errors import AgentSpecError
 from agents.plicas.agent import Plicas
 from agents.plicas.config import PlicasConfig
-from agents.plicas.instrumented import (
+from agents.registry import create_agent
+from dealer.referee.config import MatchConfig
+from dealer.referee.inprocess import play_in_process
+from dealer.referee.referee import Referee
+from plicas_instruments import (
     ProbingPlicas,
     RecordingPlicas,
     TimedPlayer,
     plicas_config,
 )
-from agents.registry import create_agent
-from dealer.referee.config import MatchConfig
-from dealer.referee.inprocess import play_in_process
-from dealer.referee.referee import Referee
 
 HANDS = 40
 
