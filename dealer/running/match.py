@@ -7,10 +7,10 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
 
 1. checks everything before it writes a file: the numbers, the game, that each agent can
    play the game (each is created and told that a match begins), the names the logs will
-   hold, and the output folder;
-2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
-   match runs, refused when it holds another match unless ``force``, and every file the
-   match writes there checked to be writable;
+   hold;
+2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): its path
+   checked (once), locked while the match runs, refused when it holds another match unless
+   ``force``, and every file the match writes there checked to be writable;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
    feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
@@ -81,7 +81,7 @@ from dealer.running.duplicate import (
     duplicate_run,
 )
 from dealer.running.halves import AfterHalf, BeforeHalf, Halves
-from dealer.running.matchfolder import MatchFolder, check_path
+from dealer.running.matchfolder import MatchFolder
 from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
@@ -327,8 +327,9 @@ def run_match(
 
 def check_match(request: MatchRequest) -> Game:
     """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
-    return its game. :func:`run_match` calls it first; a caller planning many matches can
-    check them all before playing any."""
+    return its game. :func:`run_match` calls it first, then takes the folder, whose path is
+    checked there (once); a caller planning many matches can check them all before playing
+    any."""
     if not 0 < request.hands <= MAX_HANDS:
         raise AcpcError(
             f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
@@ -372,9 +373,7 @@ def check_match(request: MatchRequest) -> Game:
         if len({port for port in ports if port}) < len([port for port in ports if port]):
             raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
     if plan.transport is Transport.REMOTE:
-        # The players are whoever connects: nothing to create here.
-        check_path(request.out_dir)
-        return game
+        return game  # the players are whoever connects
     for entrant, seed, name in zip(request.entrants, plan.agent_seeds, plan.names, strict=True):
         agent = entrant.create(seed)
         spec = entrant.spec
@@ -386,7 +385,6 @@ def check_match(request: MatchRequest) -> Game:
             raise AcpcError(
                 f"{spec} failed as a match of {request.game} began: {type(exc).__name__}: {exc}"
             ) from exc
-    check_path(request.out_dir)
     return game
 
 

@@ -111,6 +111,50 @@ def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
 
 
+_CANNOT_BE_MADE = {
+    # (the command, run by sh in tmp_path; the one line it gives after "acpcbot: error: ")
+    "from a deleted current folder": (
+        "mkdir gone && cd gone && rmdir ../gone && exec {acpcbot} match example always-call "
+        "--hands 10",
+        "cannot create --out example-vs-always-call.seed0.n10: the current folder no longer "
+        "exists (it was deleted); cd to another folder, or give --out as an absolute path",
+    ),
+    "a match into /proc": (
+        "exec {acpcbot} match example always-call --hands 10 --out /proc/acpcbot-x",
+        "cannot create --out /proc/acpcbot-x: ",
+    ),
+    "a tournament into /proc": (
+        "exec {acpcbot} tournament example always-call --hands 10 --out /proc/acpcbot-y",
+        "cannot create --out /proc/acpcbot-y: ",
+    ),
+    "a dangling symbolic link": (
+        "ln -s nowhere/m m && exec {acpcbot} match example always-call --hands 10 --out m",
+        "--out m is a symbolic link to nowhere/m, which does not exist",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CANNOT_BE_MADE))
+@pytest.mark.e2e
+def test_an_out_that_cannot_be_made_is_one_line_at_once(tmp_path: Path, case: str) -> None:
+    """Not a loop at 100% CPU (``mkdir`` says "No such file or directory" in a deleted
+    folder, and in /proc to root)."""
+    command, message = _CANNOT_BE_MADE[case]
+    started = time.monotonic()
+    done = subprocess.run(
+        ["sh", "-c", command.format(acpcbot=ACPCBOT)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert time.monotonic() - started < 10  # the command's start, not a wait
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"acpcbot: error: {message}"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
 # -- defect 2: an agent that cannot play the game is named at once, in both transports ----
 
 
