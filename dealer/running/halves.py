@@ -36,11 +36,18 @@ from typing import Any, Protocol
 from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
 from acpcbot.logconfig import lines_to
-from acpcbot.player import Entrant, Player, Strategy
+from acpcbot.player import Entrant, MatchInfo, Player, Strategy
 from acpcbot.progress.monitor import MatchMonitor
 from dealer.analysis.aivat import AivatHalf, aivat_half
 from dealer.analysis.playedlog import read_log
-from dealer.running.duplicate import DuplicatePlan, HalfOutcome, Listening, StopHalf, play_half
+from dealer.running.duplicate import (
+    DuplicatePlan,
+    HalfOutcome,
+    Listening,
+    StopHalf,
+    Transport,
+    play_half,
+)
 
 __all__ = [
     "AfterHalf",
@@ -130,6 +137,17 @@ class HalfJob:
         # copy of sys.stderr's buffer is whatever another thread of the parent had in it at
         # the fork (a test once read a bare newline where this line should have been).
         os.write(sys.stderr.fileno(), line.encode("utf-8", "backslashreplace"))
+
+    def load_once(self) -> None:
+        """Load here what every half's players load as their match begins (tables, compiled
+        kernels): halves forked from this process then share it, instead of each loading
+        it (each compiling it, on a cold cache). A player begun here plays nothing; one
+        that cannot begin fails in its half, which says so."""
+        if self.plan.transport is Transport.REMOTE:
+            return  # no player plays here
+        for entrant, name in zip(self.entrants, self.plan.names, strict=True):
+            with contextlib.suppress(Exception):
+                entrant.create(0).begin_match(MatchInfo(self.game, name=name))
 
     def strategies(self) -> dict[str, Strategy]:
         """The fixed strategies among the players, by their names in the logs (AIVAT asks
@@ -294,6 +312,7 @@ class Halves:
             )
             for half in range(self.plan.halves)
         }
+        self.job.load_once()
         settle_imports()
         for worker in workers.values():
             worker.start()

@@ -5,9 +5,9 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
 :class:`~acpcbot.player.Entrant` s (the command line makes them from agent specs with
 ``agents.registry.entrant``) and call :func:`run_match`, which
 
-1. checks everything before it writes a file: the numbers, the game, that each agent can
-   play the game (each is created and told that a match begins), the names the logs will
-   hold;
+1. checks everything before it writes a file (:func:`check_match`): the numbers, the game,
+   that each agent can play the game (asked of its entrant: no agent is made and no match
+   begun only to be checked), the names the logs will hold;
 2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): its path
    checked (once), locked while the match runs, refused when it holds another match unless
    ``force``, and every file the match writes there checked to be writable;
@@ -53,11 +53,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UnsupportedGameError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger, lines_to, notice
-from acpcbot.player import Entrant, MatchInfo
+from acpcbot.player import Entrant
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
@@ -326,10 +326,11 @@ def run_match(
 
 
 def check_match(request: MatchRequest) -> Game:
-    """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
-    return its game. :func:`run_match` calls it first, then takes the folder, whose path is
-    checked there (once); a caller planning many matches can check them all before playing
-    any."""
+    """Raise :class:`AcpcError` for anything wrong with ``request`` that its numbers, its
+    game and its entrants show (:meth:`~acpcbot.player.Entrant.check`: no agent is made,
+    no match begun; writing nothing); return its game. :func:`run_match` calls it first,
+    then takes the folder, whose path is checked there (once); a caller planning many
+    matches can check them all before playing any."""
     if not 0 < request.hands <= MAX_HANDS:
         raise AcpcError(
             f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
@@ -374,17 +375,11 @@ def check_match(request: MatchRequest) -> Game:
             raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
     if plan.transport is Transport.REMOTE:
         return game  # the players are whoever connects
-    for entrant, seed, name in zip(request.entrants, plan.agent_seeds, plan.names, strict=True):
-        agent = entrant.create(seed)
-        spec = entrant.spec
+    for entrant in request.entrants:
         try:
-            agent.begin_match(MatchInfo(game, name=name))
-        except AcpcError as exc:
-            raise AcpcError(f"{spec} cannot play {request.game}: {exc}") from None
-        except Exception as exc:
-            raise AcpcError(
-                f"{spec} failed as a match of {request.game} began: {type(exc).__name__}: {exc}"
-            ) from exc
+            entrant.check(game)
+        except UnsupportedGameError as exc:
+            raise AcpcError(f"{entrant.spec} cannot play {request.game}: {exc}") from None
     return game
 
 

@@ -26,7 +26,7 @@ from acpcbot.cli import main
 from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.logconfig import get_logger
-from acpcbot.player import BettingView, HandResult, Player
+from acpcbot.player import BettingView, HandResult, MatchInfo, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
@@ -66,6 +66,22 @@ class LoudCaller(AlwaysCall):
     def end_hand(self, result: HandResult) -> None:
         if result.state.hand_number % 100 == 0:
             get_logger("loud").warning("loud", hand=result.state.hand_number)
+
+
+class CountsItsMaking(AlwaysCall):
+    """Calls; counts the agents of it made and the matches they began."""
+
+    name = "counts-its-making"
+    made = 0
+    began = 0
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        type(self).made += 1
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        type(self).began += 1
 
 
 def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
@@ -198,6 +214,21 @@ def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixt
         "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
         "from = preflop|flop|turn|river)\n"
     )
+
+
+def test_checking_a_match_makes_no_agent_and_begins_no_match(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from dealer.running import check_match
+
+    name = _register(monkeypatch, CountsItsMaking)
+    monkeypatch.setattr(CountsItsMaking, "made", 0)
+    monkeypatch.setattr(CountsItsMaking, "began", 0)
+    request = MatchRequest(entrant(name), entrant("dpp"), hands=3, jobs=1, out=tmp_path / "m")
+    assert check_match(request) == bundled_game()
+    assert (CountsItsMaking.made, CountsItsMaking.began) == (0, 0)
+    run_match(request)  # one agent a half, each beginning its half's match
+    assert (CountsItsMaking.made, CountsItsMaking.began) == (2, 2)
 
 
 def test_more_hands_than_the_reference_dealer_plays_are_refused() -> None:
