@@ -170,8 +170,16 @@ def test_a_refused_connection_is_one_line_at_once(tmp_path: Path) -> None:
         address = f"tcp://127.0.0.1:{taken.getsockname()[1]}"
         started = time.monotonic()
         done = subprocess.run(
-            [str(ACPCBOT), "tournament", "example", "always-call", "--out", "t"]
-            + ["--scheduler", address],
+            [
+                str(ACPCBOT),
+                "tournament",
+                "example",
+                "always-call",
+                "--out",
+                "t",
+                "--scheduler",
+                address,
+            ],
             cwd=tmp_path,
             capture_output=True,
             text=True,
