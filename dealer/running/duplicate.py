@@ -345,12 +345,10 @@ def play_half(
         with contextlib.ExitStack() as files:
             # A log a replay goes on with is checked, not written, as far as it goes.
             file = files.enter_context(_output_file(log_path, replay))
-            # A resumed match replays the hands a log lacks, so an in-process match's log
-            # need not hit the disk every hand; over TCP a player can die at any time, and
-            # every finished hand must be kept.
+            # Each hand is handed to the system before the next is dealt (a killed match
+            # loses no finished hand; see MatchLog).
             in_process = plan.transport is Transport.INPROCESS
-            flush_every = 256 if in_process else 1
-            log = MatchLog(file, flush_every=flush_every)
+            log = MatchLog(file)
             log.header(config.header)
             lines: LogLines = log if on_state is None else LogTee(log, on_state)
             referee = Referee(config, log=lines, on_hand=record)
@@ -359,7 +357,7 @@ def play_half(
                 players = [make_player(i, plan.agent_seeds[i]) for i in seats]
             if record_decisions:
                 side = files.enter_context(_output_file(decisions_path(log_path), replay))
-                recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
+                recorder = DecisionRecorder(side, referee, players)
                 recorder.install()
             try:
                 if plan.transport is Transport.REMOTE:

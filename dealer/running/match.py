@@ -57,6 +57,7 @@ from acpcbot.errors import AcpcError, UnsupportedGameError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger, lines_to, notice
+from acpcbot.logreader import LogError, open_log
 from acpcbot.player import Entrant
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
@@ -257,15 +258,17 @@ def run_match(
     with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
         earlier = folder.earlier
         replay = earlier is not None
+        replaying = _played_before(out, plan) if replay else ()
         if earlier is not None:
             notice(
                 f"going on with the earlier run of this match in {out} "
-                f"({_EARLIER.get(earlier, earlier)}): the hands it played are played again "
-                "first, checked against its logs, so that the agents are where they were; "
-                "--force starts over",
+                f"({_EARLIER.get(earlier, earlier)}): the {sum(replaying):,} hands it played "
+                "are played again first, checked against its logs, so that the agents are "
+                "where they were; --force starts over",
                 event="resuming_match",
                 folder=str(out),
                 status=earlier,
+                hands=sum(replaying),
             )
         with writing(out):  # (each file was checked to be writable)
             if not request.plot:  # an earlier run's picture would not be this run's
@@ -274,7 +277,7 @@ def run_match(
                 for name in side_files:
                     (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
-        monitor = _monitor(request, plan, game, out)
+        monitor = _monitor(request, plan, game, out, replaying)
         halves = Halves(
             request.entrants,
             plan,
@@ -383,8 +386,28 @@ def check_match(request: MatchRequest) -> Game:
     return game
 
 
-def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) -> MatchMonitor:
-    """What the halves' reports feed: the progress line and the telemetry (which
+def _played_before(out: Path, plan: DuplicatePlan) -> tuple[int, ...]:
+    """The hands (whole lines) each half's log in ``out`` holds: what a resumed match plays
+    again first (a log that cannot be read counts none: the replay says what is wrong)."""
+    played = []
+    for half in range(plan.halves):
+        path = out / plan.log_name(half)
+        hands = 0
+        if path.exists():
+            try:
+                with open_log(path, whole_lines_only=True) as log:
+                    hands = log.read().hands
+            except LogError:
+                pass
+        played.append(hands)
+    return tuple(played)
+
+
+def _monitor(
+    request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path, replaying: tuple[int, ...]
+) -> MatchMonitor:
+    """What the halves' reports feed: the progress line (saying how far a resumed match has
+    played again the hands of its earlier run, ``replaying``) and the telemetry (which
     publishes ``running`` now)."""
     a, b = plan.names
     total = plan.halves * plan.hands
@@ -410,7 +433,7 @@ def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) 
         channel = Channel(request.mqtt, Kind.MATCH, plan.match_name, describe, warn=warn, note=note)
         channel.start()
     running = RunningMatch(total, game.big_blind, duplicate=plan.duplicate)
-    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands)
+    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands, replaying=replaying)
 
 
 def _finish(
