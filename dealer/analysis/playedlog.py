@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from acpcbot.logreader import LogError, LogReader, open_log
+from acpcbot.logreader import GameOf, LogError, LogReader, open_log
 from acpcbot.protocol.logfile import LogHeader, ScoreRecord, format_number
 from acpcbot.smallfile import shown_path
 
@@ -106,10 +106,11 @@ class PlayedLog:
         return "|".join(format_number(t) for t in self.totals())
 
 
-def read_log(path: Path) -> PlayedLog:
+def read_log(path: Path, game_of: GameOf | None = None) -> PlayedLog:
     """Read the log at ``path``: a regular file, or a pipe read as a stream (a FIFO without
-    a writer reads as empty; it never hangs); compressed or not."""
-    with open_log(path) as reader:
+    a writer reads as empty; it never hangs); compressed or not. ``game_of``: the game its
+    hands are checked under, from its header (:data:`acpcbot.logreader.GameOf`)."""
+    with open_log(path, game_of=game_of) as reader:
         return _played(path, reader)
 
 
