@@ -79,11 +79,14 @@ from dealer.running.duplicate import (
     MatchStatus,
     Transport,
     derived_seed,
+    duplicate_json,
     duplicate_run,
+    duplicate_text,
+    plan_json,
+    started_json,
 )
 from dealer.running.halves import AfterHalf, BeforeHalf, Halves
 from dealer.running.matchfolder import MatchFolder
-from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
 
 __all__ = [
     "AfterHalf",

@@ -13,7 +13,8 @@ from acpcbot.player import Player
 from agents.registry import create_agent
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
-from dealer.running.duplicate import DuplicatePlan, play_half
+from dealer.running.duplicate import DuplicatePlan
+from dealer.running.halves import play_half
 
 
 def _as_corpus(text: str, names: dict[str, str], match_name: str) -> str:
