@@ -224,7 +224,7 @@ def test_checking_a_match_makes_no_agent_and_begins_no_match(
     name = _register(monkeypatch, CountsItsMaking)
     monkeypatch.setattr(CountsItsMaking, "made", 0)
     monkeypatch.setattr(CountsItsMaking, "began", 0)
-    request = MatchRequest(entrant(name), entrant("dpp"), hands=3, jobs=1, out=tmp_path / "m")
+    request = MatchRequest(entrant(name), entrant("example"), hands=3, jobs=1, out=tmp_path / "m")
     assert check_match(request) == bundled_game()
     assert (CountsItsMaking.made, CountsItsMaking.began) == (0, 0)
     run_match(request)  # one agent a half, each beginning its half's match
