@@ -38,7 +38,7 @@ line, the seats, the digest of what was read) is known once the hands are read.
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
+...         b"STATE:1:crf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
 >>> log = LogReader(io.BytesIO(data), "m.log")
 >>> [(hand.hand_number, hand.names, hand.values) for hand in log]
 [(0, ('A', 'B'), (20.0, -20.0)), (1, ('B', 'A'), (10.0, -10.0))]

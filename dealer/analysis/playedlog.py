@@ -9,7 +9,7 @@ arrays. A million hands read in about 5 s.
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
+...         b"STATE:1:crf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
 >>> log = read_log_stream(Path("m.log"), io.BytesIO(data))
 >>> log.seat_names, log.hands, log.totals(), log.cut_line
 (('A', 'B'), 2, (10.0, -10.0), 3)
