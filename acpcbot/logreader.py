@@ -18,10 +18,16 @@ file cannot end in a traceback or use memory without bound:
   kept (``surrogateescape``: the game file it names opens as written); other ``#`` lines
   and blank lines are skipped; any other line is a ``STATE`` line, then at most one
   ``SCORE`` line, then nothing but comments;
-* each ``STATE`` line is read by :func:`~acpcbot.protocol.logfile.state_fields` (syntax:
-  the betting and the cards are not replayed); the hand numbers increase from line to
-  line; the players are the same in every line, distinct, non-empty and printable, read as
-  UTF-8 when they are valid UTF-8, else as Latin-1 (every byte a character);
+* each ``STATE`` line is read by :func:`~acpcbot.protocol.logfile.state_fields` (syntax),
+  and checked for what no hand of any game holds (a card dealt twice, values that do not
+  sum to zero: :func:`~acpcbot.protocol.logfile.check_fields`); with its game (``game_of``,
+  from the header) its betting is replayed under the rules (:mod:`acpcbot.rules`: an
+  illegal action, a raise past the cap, a hand the betting does not end) and its values
+  must be what the betting and the cards give
+  (:func:`~acpcbot.protocol.logfile.state_record`, a :class:`IllegalHandError`); the hand
+  numbers increase from line to line; the players are the same in every line, distinct,
+  non-empty and printable, read as UTF-8 when they are valid UTF-8, else as Latin-1 (every
+  byte a character);
 * a last line without its newline that does not read as a complete line is a line cut
   while being written (the dealer crashed): it is left out, and :attr:`LogReader.cut_line`
   says so, for the caller to warn about.
@@ -32,7 +38,7 @@ line, the seats, the digest of what was read) is known once the hands are read.
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
+...         b"STATE:1:crf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
 >>> log = LogReader(io.BytesIO(data), "m.log")
 >>> [(hand.hand_number, hand.names, hand.values) for hand in log]
 [(0, ('A', 'B'), (20.0, -20.0)), (1, ('B', 'A'), (10.0, -10.0))]
@@ -60,10 +66,12 @@ from typing import BinaryIO, NamedTuple, cast
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import Game
 from acpcbot.protocol.logfile import (
+    HandRules,
     LogHeader,
     ScoreRecord,
     StateFields,
     StateRecord,
+    check_fields,
     parse_header,
     parse_score_line,
     state_fields,
@@ -73,7 +81,15 @@ from acpcbot.protocol.logfile import (
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import open_to_read, shown_path
 
-__all__ = ["MAX_LINE_BYTES", "HandLine", "LogError", "LogReader", "open_log"]
+__all__ = [
+    "MAX_LINE_BYTES",
+    "GameOf",
+    "HandLine",
+    "IllegalHandError",
+    "LogError",
+    "LogReader",
+    "open_log",
+]
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line read (a heads-up ``STATE`` line is about 60 bytes, a long no-limit one a
@@ -91,6 +107,15 @@ _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2")
 
 class LogError(AcpcError):
     """A log that cannot be read: the message names the file and, if any, the line."""
+
+
+class IllegalHandError(LogError):
+    """A hand that the rules of the log's game refuse (its betting, its cards, its values)."""
+
+
+GameOf = Callable[[LogHeader | None], Game | None]
+"""The game whose rules a log's hands are checked under, from its header (``None``: what
+needs no game is checked, and no more)."""
 
 
 class HandLine(NamedTuple):
@@ -137,7 +162,8 @@ class LogReader:
     ``read_before``: the :attr:`size` and :attr:`digest` of an earlier reading of this log;
     no more bytes are read, and they must be the same (a log that grew since is read as far
     as it was). ``whole_lines_only``: a last line without its newline is left out even when
-    it reads whole (a log that a dealer writes, line by line, as it was cut).
+    it reads whole (a log that a dealer writes, line by line, as it was cut). ``game_of``:
+    the game to check the hands under, given the header (:data:`GameOf`).
     """
 
     def __init__(
@@ -148,8 +174,12 @@ class LogReader:
         file_id: tuple[int, int] | None = None,
         read_before: tuple[int, str] | None = None,
         whole_lines_only: bool = False,
+        game_of: GameOf | None = None,
     ) -> None:
         self.where = where
+        self.game: Game | None = None
+        """The game the hands are checked under (known once the first hand is read)."""
+        self._game_of = game_of
         self.file_id = file_id
         """Device and inode of a regular file (the same file under two names)."""
         self.header: LogHeader | None = None
@@ -245,6 +275,8 @@ class LogReader:
         then each hand. The fast path (a ``STATE`` line after the header) is inline."""
         orders = self._orders
         new_hand = _new_hand
+        rules: HandRules | None = None
+        decided = False  # whether ``rules`` is known (asked of game_of at the first hand)
         number = 0
         last = -1
         header: list[str] | None = None
@@ -264,6 +296,7 @@ class LogReader:
                 if line.startswith(b"STATE:") and self.score is None:
                     try:
                         fields = state_fields(line)
+                        check_fields(fields)
                     except MatchStateError as exc:
                         raise self.error(number, exc) from None
                     hand = fields.hand_number
@@ -271,6 +304,10 @@ class LogReader:
                         raise self.error(number, self._hand_error(hand, last))
                     last = hand
                     names, order = orders.get(fields.names) or self._order_of(fields, number)
+                    if not decided:
+                        rules, decided = self._rules(), True
+                    if rules is not None:
+                        self._check_rules(rules, fields, number)
                     if self._rotating is None:
                         self._note_seats(hand, names)
                     self.hands += 1
@@ -286,10 +323,27 @@ class LogReader:
                 number += 1
                 if header is not None:
                     break  # a header cut short
-                if (hand_line := self._last_line(unended, number, last)) is not None:
+                hand_line = self._last_line(unended, number, last)
+                if hand_line is not None:
+                    if not decided:
+                        rules, decided = self._rules(), True
+                    if rules is not None:
+                        self._check_rules(rules, hand_line.fields, number)
                     yield hand_line
         self.header_cut = header is not None
         self._check_read_before()
+
+    def _rules(self) -> HandRules | None:
+        """The rules the hands are checked under (asked once the header is read)."""
+        self.game = self._game_of(self.header) if self._game_of is not None else None
+        return HandRules(self.game) if self.game is not None else None
+
+    def _check_rules(self, rules: HandRules, fields: StateFields, number: int) -> None:
+        """The hand on line ``number`` under the rules, or an :class:`IllegalHandError`."""
+        try:
+            rules.check(fields)
+        except MatchStateError as exc:
+            raise IllegalHandError(f"{self.where}:{number}: {exc}") from None
 
     def _last_line(self, line: bytes, number: int, last: int) -> HandLine | None:
         """A last line without its newline: a hand, nothing, or a line cut short."""
@@ -301,6 +355,7 @@ class LogReader:
                 self._other_line(line, number)
                 return None
             fields = state_fields(line)
+            check_fields(fields)
             if fields.hand_number <= last:
                 raise _LineError(self._hand_error(fields.hand_number, last))
             names, order = self._orders.get(fields.names) or self._order_of(fields, number)
@@ -492,12 +547,17 @@ def _excerpt(line: bytes) -> str:
 
 
 def open_log(
-    path: Path, *, read_before: tuple[int, str] | None = None, whole_lines_only: bool = False
+    path: Path,
+    *,
+    read_before: tuple[int, str] | None = None,
+    whole_lines_only: bool = False,
+    game_of: GameOf | None = None,
 ) -> LogReader:
     """The log at ``path`` open for one pass (a :class:`LogReader`, to close: ``with
     open_log(path) as log``): a regular file, or a pipe read as a stream (a FIFO without a
     writer reads as empty; it never hangs). With ``read_before`` (see :class:`LogReader`)
-    it must be a regular file: a pipe cannot be read twice."""
+    it must be a regular file: a pipe cannot be read twice. ``game_of``: the game the hands
+    are checked under (:data:`GameOf`)."""
     where = shown_path(path)
     fd = open_to_read(path, lambda why: LogError(f"cannot read {where}: {why}"))
     try:
@@ -522,6 +582,7 @@ def open_log(
             file_id=file_id,
             read_before=read_before,
             whole_lines_only=whole_lines_only,
+            game_of=game_of,
         )
     except BaseException:
         file.close()

@@ -211,6 +211,11 @@ class Entrant(Protocol):
     def create(self, seed: int) -> Player:
         """A fresh player, seeded (every random choice it makes flows from ``seed``)."""
 
+    def check(self, game: Game) -> None:
+        """Raise :class:`~acpcbot.errors.AcpcError` when this entrant cannot play a match of
+        ``game`` (:class:`~acpcbot.errors.UnsupportedGameError` for the game itself), before
+        the match: no match is begun, and a built-in agent is not even made."""
+
     def strategy(self, game: Game) -> Strategy | None:
         """Its strategy in ``game`` when that is fixed and known for every holding (for
         AIVAT), else ``None``."""

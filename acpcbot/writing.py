@@ -165,15 +165,15 @@ class OutputFile(io.FileIO):
         if self.failed is not None:
             raise self.failed
         view = memoryview(data).cast("B")
-        done = 0
+        size = len(view)
         try:
-            with writing(self.shown):
-                while done < len(view):
-                    written = super().write(view[done:])
-                    done += written or 0
-        except WriteError as exc:
-            self.failed = exc
-            raise
+            # (No context manager here: a log writes once a hand, and this is its cost.)
+            done = super().write(view) or 0
+            while done < size:
+                done += super().write(view[done:]) or 0
+        except (OSError, ValueError) as exc:
+            self.failed = WriteError.of(self.shown, exc)
+            raise self.failed from None
         return done
 
     def close(self) -> None:

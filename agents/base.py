@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from acpcbot.actions import Action
 from acpcbot.cards import Card
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.player import BettingView, HandResult, MatchInfo, decision_key, default_hook
 from acpcbot.protocol.matchstate import MatchState
-from agents.errors import NoFixedStrategyError
+from agents.errors import AgentOptionError, NoFixedStrategyError
 from agents.triple import Triple
 
 if TYPE_CHECKING:
@@ -68,8 +69,41 @@ class Agent(abc.ABC):
             raise RuntimeError(f"{self.name}: begin_match has not been called")
         return self.match.game
 
+    @classmethod
+    def check(cls, options: Mapping[str, str], game: Game) -> None:
+        """Raise :class:`~agents.errors.AgentOptionError` for ``options`` an agent of this
+        class does not take, or :class:`~acpcbot.errors.UnsupportedGameError` for a ``game``
+        it does not play: what can be known without making one (a match is checked so,
+        before any file is written). By default :meth:`check_options`, then
+        :meth:`unsupported`."""
+        cls.check_options(options)
+        why = cls.unsupported(game)
+        if why is not None:
+            raise UnsupportedGameError(why)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        """Raise :class:`~agents.errors.AgentOptionError` for ``options`` (``KEY=VALUE`` of
+        an agent spec) an agent of this class does not take, without making one. By
+        default a class without ``from_options`` takes none, and the options of one with
+        it are checked by ``from_options`` as the agent is made: override this to have
+        them checked before a match begins."""
+        if options and getattr(cls, "from_options", None) is None:
+            raise AgentOptionError(f"{cls.name} takes no options (got {dict(options)})")
+
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        """Why an agent of this class cannot play ``game``, or ``None`` when it can (by
+        default it plays any game); :meth:`begin_match` refuses such a game too."""
+        del game
+        return None
+
     def begin_match(self, info: MatchInfo) -> None:
-        """A match starts. Agents keep no memory between matches, so the RNG restarts too."""
+        """A match starts (in a game :meth:`unsupported` does not refuse). Agents keep no
+        memory between matches, so the RNG restarts too."""
+        why = self.unsupported(info.game)
+        if why is not None:
+            raise UnsupportedGameError(why)
         self.match = info
         self.rng = random.Random(self.seed)
         self.last_triple = self.last_triple_at = None

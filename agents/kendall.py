@@ -50,7 +50,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import Action, ActionType
 from acpcbot.cards import Card
-from acpcbot.errors import UnsupportedGameError
+from acpcbot.game import Game
 from acpcbot.handeval.combos import NUM_CLASSES, class_of
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
@@ -154,13 +154,17 @@ class KendallPlayer(Agent):
         super().__init__(seed)
         self._passing_cache: tuple[tuple[Card, ...], tuple[FloatArray, FloatArray]] | None = None
 
-    def begin_match(self, info: MatchInfo) -> None:
-        super().begin_match(info)
-        game = info.game
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
         holdem = game.num_hole_cards == 2 and game.num_rounds == 4
         if not game.is_limit or game.num_players != 2 or not holdem:
             # its preflop table and strength readings are hold'em's
-            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
+            return f"{cls.name} plays heads-up limit hold'em only"
+        return None
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        game = info.game
         from agents.common.tables import class_top_share
 
         self.top_share = class_top_share()
@@ -328,11 +332,14 @@ class KendallLearner(Agent):
         super().__init__(seed)
         self.values = np.full(NUM_CLASSES, START_VALUE)
 
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        if game.num_hole_cards != 2 or game.num_players != 2 or not game.is_limit:
+            return f"{cls.name} plays heads-up limit hold'em only"
+        return None
+
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
-        game = info.game
-        if game.num_hole_cards != 2 or game.num_players != 2 or not game.is_limit:
-            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
         self.values = np.full(NUM_CLASSES, START_VALUE)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:

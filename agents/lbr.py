@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
-from acpcbot.errors import UnsupportedGameError
+from acpcbot.game import Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
@@ -79,6 +79,16 @@ def round_of(name: str) -> int:
     return ROUND_NAMES.index(name)
 
 
+def _fixed(opponent: type[Agent]) -> None:
+    """Raise :class:`NoFixedStrategyError` unless agents of class ``opponent`` have a fixed
+    strategy LBR can query."""
+    if not opponent.fixed_strategy:
+        raise NoFixedStrategyError(
+            f"{opponent.name} has no fixed strategy LBR can query for every holding "
+            "(it adapts, or does not say what it plays); LBR needs one"
+        )
+
+
 class LocalBestResponse(Agent):
     """Local best response against a fixed strategy (see the module's docstring)."""
 
@@ -113,34 +123,49 @@ class LocalBestResponse(Agent):
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> LocalBestResponse:
         """``opponent=NAME`` (required) and ``from=ROUND`` (default preflop)."""
+        cls.check_options(options)
+        return cls(seed, options["opponent"], round_of(options.get("from", "preflop")))
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
         unknown = sorted(set(options) - {"opponent", "from"})
         if unknown:
             raise AgentOptionError(f"unknown lbr option {unknown[0]!r}; it takes: {cls.OPTIONS}")
         opponent = options.get("opponent")
         if opponent is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({cls.OPTIONS})")
-        return cls(seed, opponent, round_of(options.get("from", "preflop")))
+        if opponent.partition(":")[0] == cls.name:
+            raise AgentOptionError("lbr cannot be its own opponent")
+        round_of(options.get("from", "preflop"))
+
+    @classmethod
+    def check(cls, options: Mapping[str, str], game: Game) -> None:
+        """Also the opponent: it plays ``game``, with a fixed strategy."""
+        super().check(options, game)
+        from agents.registry import agent_class, check_agent
+
+        check_agent(options["opponent"], game)
+        _fixed(agent_class(options["opponent"]))
+
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        if not game.is_limit or game.num_players != 2:
+            return f"{cls.name} plays heads-up limit games only"
+        return None
 
     # -- the match ----------------------------------------------------------------------
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         game = info.game
-        if not game.is_limit or game.num_players != 2:
-            raise UnsupportedGameError(f"{self.name} plays heads-up limit games only")
         if self.opponent is not None:
             from agents.registry import create_agent
 
-            if self.opponent.partition(":")[0] == self.name:
-                raise AgentOptionError("lbr cannot be its own opponent")
+            self.check_options({"opponent": self.opponent})
             self.model = create_agent(self.opponent, 0)
         if self.model is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({self.OPTIONS})")
-        if not self.model.fixed_strategy:
-            raise NoFixedStrategyError(
-                f"{self.model.name} has no fixed strategy LBR can query for every holding "
-                "(it adapts, or does not say what it plays); LBR needs one"
-            )
+        _fixed(type(self.model))
         self.model.begin_match(MatchInfo(game, name=f"{self.name}'s model"))
         self._holdings = holdings(game)
         self._hand = -1

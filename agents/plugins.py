@@ -25,15 +25,16 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
 
+from acpcbot.errors import AcpcError
 from agents.base import Agent
 from agents.errors import AgentOptionError, AgentPluginError, AgentSpecError
 
-__all__ = ["ENTRY_POINT_GROUP", "Plugin", "construct", "load_class", "plugins"]
+__all__ = ["ENTRY_POINT_GROUP", "Plugin", "construct", "guarded", "load_class", "plugins"]
 
 ENTRY_POINT_GROUP = "acpcbot.agents"
 """The entry-point group whose entries name agent classes (``name = "module:Class"``)."""
@@ -142,6 +143,18 @@ def construct(agent_class: type[Agent], seed: int, options: Mapping[str, str], w
             f"{what}: from_options returned {type(agent).__name__}, not an Agent"
         )
     return agent
+
+
+def guarded(check: Callable[[], None], what: str) -> None:
+    """Run ``check``, a user's class asked whether it can play (its
+    :meth:`~agents.base.Agent.check`): an error of the project's as it is, any other one
+    line naming ``what``."""
+    try:
+        check()
+    except AcpcError:
+        raise
+    except Exception as error:
+        raise AgentPluginError(f"{what}: {one_line(error)}") from None
 
 
 def one_line(error: BaseException) -> str:

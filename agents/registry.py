@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from acpcbot.errors import AcpcError
@@ -45,7 +45,7 @@ from acpcbot.game import Game
 from acpcbot.player import MatchInfo, Strategy
 from agents.base import Agent
 from agents.errors import AgentOptionError, AgentPluginError, AgentSpecError, UnknownAgentError
-from agents.plugins import construct, load_class, plugins
+from agents.plugins import construct, guarded, load_class, plugins
 
 __all__ = [
     "AGENTS",
@@ -55,6 +55,8 @@ __all__ = [
     "AgentSpecError",
     "RegistryEntrant",
     "UnknownAgentError",
+    "agent_class",
+    "check_agent",
     "create_agent",
     "entrant",
     "is_plugin",
@@ -304,25 +306,82 @@ def is_plugin(spec: str) -> bool:
 def create_agent(spec: str, seed: int = 0) -> Agent:
     """A fresh agent from its spec (see the module's docstring); raises
     :class:`AgentSpecError` when the spec gives no agent."""
+    named = _named(spec)
+    if named.users:
+        return construct(named.agent_class, seed, named.options, named.what)
+    if not named.options and not named.required:  # (an agent that cannot play without
+        return named.agent_class(seed)  # options says which, in from_options, before any match)
+    agent: Agent = named.from_options()(seed, named.options)
+    return agent
+
+
+def check_agent(spec: str, game: Game) -> None:
+    """Raise :class:`AgentSpecError` when ``spec`` gives no agent, and an
+    :class:`~acpcbot.errors.AcpcError` when its agent cannot play ``game``, beginning no
+    match (:meth:`Agent.check <agents.base.Agent.check>` asks a built-in agent's class: no
+    agent is made).
+
+    >>> from acpcbot.game import bundled_game
+    >>> check_agent("plicas:dprc=off", bundled_game())
+    >>> check_agent("lbr:opponent=plicas", bundled_game())
+    Traceback (most recent call last):
+    agents.errors.NoFixedStrategyError: plicas has no fixed strategy LBR can query for every \
+holding (it adapts, or does not say what it plays); LBR needs one
+    """
+    named = _named(spec)
+    if named.users:
+        # A user's constructor and from_options are its own code: made (never begun), the
+        # agent shows it can be.
+        construct(named.agent_class, 0, named.options, named.what)
+        guarded(lambda: named.agent_class.check(named.options, game), named.what)
+        return
+    if named.options:
+        named.from_options()
+    named.agent_class.check(named.options, game)
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """What a spec names: an agent's class (imported; no agent made) and its options."""
+
+    spec: str
+    agent_class: type[Agent]
+    options: dict[str, str]
+    what: str
+    """How messages name it."""
+    users: bool
+    """A user's class (``module:Class`` or a plug-in), whose errors are made one-line."""
+    required: bool = False
+    """A built-in agent that cannot play without options."""
+
+    def from_options(self) -> Callable[[int, dict[str, str]], Agent]:
+        """The class's ``from_options`` (a built-in agent's: it has one if it takes options)."""
+        from_options: Callable[[int, dict[str, str]], Agent] | None = getattr(
+            self.agent_class, "from_options", None
+        )
+        if from_options is None:
+            raise AgentOptionError(f"agent {self.what!r} takes no options (got {self.spec!r})")
+        return from_options
+
+
+def agent_class(spec: str) -> type[Agent]:
+    """The class of the agent ``spec`` names (imported; no agent made)."""
+    return _named(spec).agent_class
+
+
+def _named(spec: str) -> _Named:
     target, options = parse_agent_spec(spec)
     if ":" in target:
         what = f"agent {target}"
-        return construct(load_class(target, what), seed, options, what)
+        return _Named(spec, load_class(target, what), options, what, users=True)
     entry = AGENTS.get(target)
     if entry is None:
         plugin = plugins().get(target)
         if plugin is None:
             raise UnknownAgentError(_unknown(target))
         what = plugin.describe()
-        return construct(load_class(plugin.target, what), seed, options, what)
-    agent_class = entry.load()
-    if not options and not entry.required:  # (an agent that cannot play without options
-        return agent_class(seed)  # says which, in from_options, before any match)
-    from_options = getattr(agent_class, "from_options", None)
-    if from_options is None:
-        raise AgentOptionError(f"agent {target!r} takes no options (got {spec!r})")
-    agent: Agent = from_options(seed, options)
-    return agent
+        return _Named(spec, load_class(plugin.target, what), options, what, users=True)
+    return _Named(spec, entry.load(), options, target, users=False, required=bool(entry.required))
 
 
 def _unknown(name: str) -> str:
@@ -341,6 +400,9 @@ class RegistryEntrant:
 
     def create(self, seed: int) -> Agent:
         return create_agent(self.spec, seed)
+
+    def check(self, game: Game) -> None:
+        check_agent(self.spec, game)
 
     def strategy(self, game: Game) -> Strategy | None:
         """A fresh copy of the agent, asked without being played, when its strategy is fixed

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from acpcbot.actions import Action
+from acpcbot.game import Game
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -45,6 +46,25 @@ class Switching(Agent):
         """``first=NAME,then=NAME,after=N`` (all three required)."""
         from agents.registry import create_agent
 
+        first, then, after = cls._parsed(options)
+        return cls(seed, create_agent(first, seed), create_agent(then, seed), after)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        cls._parsed(options)
+
+    @classmethod
+    def check(cls, options: Mapping[str, str], game: Game) -> None:
+        """Also the two agents: each plays ``game``."""
+        super().check(options, game)
+        from agents.registry import check_agent
+
+        for name in cls._parsed(options)[:2]:
+            check_agent(name, game)
+
+    @classmethod
+    def _parsed(cls, options: Mapping[str, str]) -> tuple[str, str, int]:
+        """The first agent, the next one, and the hands after which the next one plays."""
         unknown = sorted(set(options) - {"first", "then", "after"})
         if unknown:
             raise AgentOptionError(f"unknown switch option {unknown[0]!r}; it takes: {_OPTIONS}")
@@ -54,13 +74,11 @@ class Switching(Agent):
         after = options["after"]
         if not (after.isdigit() and 1 <= int(after) <= 10**9):
             raise AgentOptionError(f"switch option after={after}: a number of hands, 1..10^9")
-        agents = []
         for key in ("first", "then"):
             name = options[key]
             if ":" in name or name == cls.name:
                 raise AgentOptionError(f"switch option {key}={name}: an agent's name, no options")
-            agents.append(create_agent(name, seed))
-        return cls(seed, agents[0], agents[1], int(after))
+        return options["first"], options["then"], int(after)
 
     @property
     def playing(self) -> Agent:

@@ -29,8 +29,8 @@ from dealer.running.duplicate import (
     DuplicateRun,
     MatchStatus,
     duplicate_run,
-    play_half,
 )
+from dealer.running.halves import play_half
 
 LEDUC: Game = parse_game(LEDUC_TEXT)
 ACTIONS: tuple[Action, ...] = (FOLD, CALL, RAISE)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,12 +36,15 @@ from acpcbot.cards import NUM_CARDS, Card, repeated_cards, shown_cards
 from acpcbot.errors import CardError
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
 from acpcbot.handeval.enumeration import board_counts, range_counts
-from acpcbot.handeval.montecarlo import sample_counts
+from acpcbot.handeval.montecarlo import sample_counts, sample_more, sample_stream
 from acpcbot.handeval.strength import AHEAD, BEHIND, TIED, runout_statistics
 
 DEFAULT_TRIALS = 100_000
 MAX_EXACT = 5_000_000
 """Largest number of showdowns :func:`equity` enumerates before it samples instead."""
+CHUNK_TRIALS = 1 << 20
+"""Showdowns :func:`equity` samples in one call of the kernel (a few tenths of a second),
+between which Ctrl-C stops it and it says how far it is."""
 
 
 @dataclass(frozen=True)
@@ -122,10 +125,13 @@ def equity(
     trials: int = DEFAULT_TRIALS,
     seed: int = 0,
     max_exact: int = MAX_EXACT,
+    on_progress: Callable[[int], None] | None = None,
 ) -> Equity:
     """Showdown equity of 2 or more hands (``None`` for a random hand) on ``board`` (0-5
     cards). Enumerates every board (and every combo of one random hand) when that is at most
-    ``max_exact`` showdowns, otherwise samples ``trials`` with ``seed``.
+    ``max_exact`` showdowns, otherwise samples ``trials`` with ``seed``, :data:`CHUNK_TRIALS`
+    at a time (the same showdowns as all at once): between two chunks Ctrl-C stops it
+    (``KeyboardInterrupt``) and ``on_progress`` is told the trials sampled so far.
 
     >>> from acpcbot.cards import parse_cards as c
     >>> result = equity([c("AhAd"), None], trials=20_000, seed=1)
@@ -156,7 +162,13 @@ def equity(
         return Equity(_shares(counts, total), True, deals)
     if trials < 1:
         raise ValueError("trials must be positive")
-    sample_counts(holes, board_cards, np.zeros((0, NUM_COMBOS)), COMBO_CARDS, trials, seed, counts)
+    stream, deck = sample_stream(holes, board_cards, seed)
+    uniform = np.zeros((0, NUM_COMBOS))
+    for done in range(0, trials, CHUNK_TRIALS):
+        chunk = min(CHUNK_TRIALS, trials - done)
+        sample_more(holes, board_cards, uniform, COMBO_CARDS, chunk, stream, deck, counts)
+        if on_progress is not None:
+            on_progress(done + chunk)
     return Equity(_shares(counts, trials), False, trials)
 
 

@@ -195,6 +195,42 @@ def sample_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
     ``r`` (in seat order) draws from ``weights[r]`` over ``combo_cards`` (weights of combos
     that meet a known card must be 0).
     """
+    state, deck = sample_stream(holes, board, seed)
+    sample_more(holes, board, weights, combo_cards, trials, state, deck, counts)
+
+
+@njit(cache=CACHE)
+def sample_stream(
+    holes: IntArray, board: IntArray, seed: int
+) -> tuple[npt.NDArray[np.uint64], IntArray]:
+    """Where the showdowns of :func:`sample_counts` with ``seed`` are drawn from: the
+    generator's state (one number, in an array) and the deck of the unseen cards, each
+    changed by every :func:`sample_more` that draws from them."""
+    used = cards_state(board)[0]
+    for p in range(len(holes)):
+        if holes[p, 0] >= 0:
+            used |= (1 << holes[p, 0]) | (1 << holes[p, 1])
+    state = np.empty(1, np.uint64)
+    state[0] = uint64(seed)
+    result: tuple[npt.NDArray[np.uint64], IntArray] = (state, deck_without(used))
+    return result
+
+
+@njit(cache=CACHE)
+def sample_more(  # noqa: PLR0917  (numba kernels take positional arguments)
+    holes: IntArray,
+    board: IntArray,
+    weights: FloatArray,
+    combo_cards: IntArray,
+    trials: int,
+    stream: npt.NDArray[np.uint64],
+    deck: IntArray,
+    counts: FloatArray,
+) -> None:
+    """:func:`sample_counts`'s next ``trials`` showdowns, drawn from ``stream`` and
+    ``deck`` (:func:`sample_stream`; both left where the draws end): trials sampled a few
+    at a time add up to the counts of all of them at once, so a long run can stop between
+    two calls (Ctrl-C) and say how far it is."""
     players = len(holes)
     used, board_key, board_bits = cards_state(board)
     slot = np.full(players, -1, np.int64)  # where a random player's cards are drawn
@@ -217,7 +253,6 @@ def sample_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
         table_prob, table_alias = alias_table(weights[r])
         threshold[r, :] = (table_prob * 2.0**32).astype(np.int64)
         alias[r, :] = table_alias
-    deck = deck_without(used)
     missing = 5 - len(board)
     draws = 2 * randoms + missing
     values = np.empty(players, np.int64)
@@ -225,7 +260,7 @@ def sample_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
     # evaluated, so that the shuffling and the table lookups of different trials overlap.
     batch = 64
     drawn = np.empty((batch, draws), np.int64)
-    state = uint64(seed)
+    state = stream[0]
     done = first = second = tied = 0
     while done < trials:
         n = min(batch, trials - done)
@@ -257,6 +292,7 @@ def sample_counts(  # noqa: PLR0917  (numba kernels take positional arguments)
                     values[p] = value_of_key(key + kp, bits | bp)
                 _score(values, counts, 1.0)
         done += n
+    stream[0] = state
     if players == 2:
         counts[0, 1] += first
         counts[1, 1] += second

@@ -15,7 +15,7 @@ updated when they are due, from one snapshot of :class:`RunningMatch`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from acpcbot.progress.display import ProgressDisplay
@@ -39,12 +39,17 @@ class MatchMonitor:
         channel: Channel | None = None,
         *,
         hands: bool = False,
+        replaying: Sequence[int] = (),
     ) -> None:
         self.running = running
         self.display = display
         self.channel = channel
         self.hands_wanted = channel is not None and hands
         """Every hand is to be published (``--mqtt-hands``)."""
+        self.replaying = tuple(replaying)
+        """The hands of each half that an earlier run of the match played, which a resumed
+        match plays again first (empty: none)."""
+        self._played = [0] * len(self.replaying)
         self._agent = agent
         self._snapshot: MatchProgress | None = None
         self._shows = display.enabled or channel is not None
@@ -56,14 +61,34 @@ class MatchMonitor:
         return self._snapshot
 
     def _note(self) -> str:
-        return f"{self._agent} {self.snapshot().estimate_text()}"
+        note = f"{self._agent} {self.snapshot().estimate_text()}"
+        replay = self.replay_text()
+        return f"{replay}, {note}" if replay else note
+
+    def replay_text(self) -> str:
+        """How far a resumed match has played again the hands of its earlier run, while it
+        does (else ``""``).
+
+        >>> from acpcbot.progress.display import ProgressDisplay
+        >>> display = ProgressDisplay("a vs b", 8, show=False)
+        >>> monitor = MatchMonitor(RunningMatch(8, 10), display, "a", replaying=(3, 2))
+        >>> monitor.report(0, [10.0, -10.0]); monitor.replay_text()
+        'replaying 2/5 hands played before'
+        >>> monitor.report(0, [5.0, 5.0]); monitor.report(1, [0.0, 0.0]); monitor.replay_text()
+        ''
+        """
+        total = sum(self.replaying)
+        done = sum(map(min, self._played, self.replaying))
+        return f"replaying {done:,}/{total:,} hands played before" if done < total else ""
 
     def _progress(self) -> dict[str, Any]:
         return self.snapshot().json()
 
-    def report(self, half: int, values: Iterable[float]) -> None:
+    def report(self, half: int, values: Sequence[float]) -> None:
         """Agent A's chips in the next hands of ``half`` (0 or 1)."""
         self.running.add(half, values)
+        if self._played:
+            self._played[half] += len(values)
         if not self._shows:
             return
         self._snapshot = None

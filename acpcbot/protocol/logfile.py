@@ -15,15 +15,16 @@ Pure codec, no I/O. ``STATE`` values and names are in **position** order for tha
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple, NoReturn
 
 from acpcbot.actions import Action
-from acpcbot.cards import Card
+from acpcbot.cards import NUM_CARDS, Card, card_text
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS, Game
+from acpcbot.handeval import rank_hand
 from acpcbot.protocol.matchstate import (
     Betting,
     clip_line,
@@ -39,6 +40,11 @@ MAX_HAND_NUMBER = 2**32 - 1
 """The reference dealer's hand numbers are ``uint32``."""
 MAX_CHIPS = 2**53
 """Most chips won or lost in one hand: beyond it a float no longer holds every whole chip."""
+_VALUE_TOLERANCE = 1e-6
+"""How far a value printed to six decimals may be from the chips it stands for (a pot split
+three ways), with room for the float sums."""
+_REPLAYS_KEPT = 8192
+"""Bettings whose replay is kept (a heads-up limit match has a few thousand distinct ones)."""
 
 _MAX_CHIPS_DIGITS = len(str(MAX_CHIPS))
 _HAND_RE = re.compile(rb"[0-9]{1,10}")
@@ -269,30 +275,200 @@ def state_names(field: bytes) -> tuple[str, ...]:
     return names
 
 
+def check_fields(fields: StateFields) -> None:
+    """Raise :class:`MatchStateError` for what no hand of any game holds: a card dealt twice,
+    or values that do not sum to zero (the pot is shared out whole; each value is printed to
+    six decimals, so they may miss zero by half a millionth each).
+
+    >>> check_fields(state_fields(b"STATE:0:rc/cc:7d7d|2hAc/5sKs7s:20|-20:A|B"))
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: 7d is dealt twice: '7d7d|2hAc/5sKs7s'
+    >>> check_fields(state_fields(b"STATE:0:rf:7d3d|2hAc:10|10:A|B"))
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: the values 10|10 do not sum to zero
+    """
+    values = fields.values
+    if abs(sum(values)) > _VALUE_TOLERANCE * len(values):
+        text = "|".join(map(format_number, values))
+        raise MatchStateError(f"the values {clip_line(text, 80)} do not sum to zero")
+    shown = fields.cards.translate(None, b"|/")
+    count = len(shown) >> 1
+    if len(set(map(shown.__getitem__, _CARD_SLICES[:count]))) != count:
+        cards = [shown[i : i + 2] for i in range(0, len(shown), 2)]
+        twice = next(card for i, card in enumerate(cards) if card in cards[:i])
+        raise MatchStateError(f"{twice.decode()} is dealt twice: {_excerpt(fields.cards)}")
+
+
 def state_record(
     fields: StateFields, game: Game | None = None, names: tuple[str, ...] | None = None
 ) -> StateRecord:
-    """The hand of a ``STATE`` line's fields. With ``game`` the betting is replayed under
-    the rules and the cards are checked against it; without, they are parsed syntactically
-    (one group of hole cards per player). ``names``: the names field already read by
-    :func:`state_names`."""
-    betting = parse_betting(fields.betting.decode("ascii"))
+    """The hand of a ``STATE`` line's fields. With ``game`` it is checked under the rules
+    first (:meth:`HandRules.check`: its betting, its cards, its values); without, its cards
+    are parsed syntactically (one group of hole cards per player). ``names``: the names
+    field already read by :func:`state_names`.
+
+    >>> from acpcbot.game import bundled_game
+    >>> state_record(state_fields(b"STATE:0:rf:7d3d|2hAc:-10|10:A|B"), bundled_game()).values
+    (-10.0, 10.0)
+    """
     if names is None:
         names = state_names(fields.names)
-    cards = fields.cards.decode("ascii")
     if game is not None:
+        betting = _rules_of(game).check(fields)
+    else:
+        betting = parse_betting(fields.betting.decode("ascii"))
+    # The cards are canonical (state_fields checked them): a look-up per card.
+    groups = fields.cards.decode("ascii").split("/")
+    holes = tuple([parse_card_group(h, "hole cards") for h in groups[0].split("|")])
+    board = ((), *[parse_card_group(g, "board cards") for g in groups[1:]])
+    return StateRecord(fields.hand_number, betting, holes, board, fields.values, names)
+
+
+class HandRules:
+    """The rules of ``game`` applied to the hands of its logs (:meth:`check`), at the pace
+    of reading them: each betting is replayed once (a match repeats a few thousand), each
+    number of rounds shown has its layout of the cards field, and only a showdown's values
+    need the hands the cards make.
+
+    >>> from acpcbot.game import bundled_game
+    >>> rules = HandRules(bundled_game())
+    >>> rules.check(state_fields(b"STATE:0:rf:7d3d|2hAc:10|-10:A|B"))
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: the values 10|-10, where the betting gives -10|10
+    >>> rules.check(state_fields(b"STATE:0:rrrrf:7d3d|2hAc:30|-30:A|B"))
+    Traceback (most recent call last):
+    ...
+    acpcbot.errors.MatchStateError: illegal betting: hand 0: raise not allowed (cap reached \
+or nobody left to call): r
+    """
+
+    __slots__ = ("_bettings", "_layouts", "_rank", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._rank: Callable[[Sequence[Card]], int] | None = None
+        """What ranks the hands of a showdown (loaded at the first: numba)."""
+        self._bettings: dict[bytes, _Played] = {}
+        """Each betting seen (legal, ending the hand), replayed."""
+        self._layouts: dict[int, re.Pattern[bytes]] = {}
+        """The cards field of a hand that shows each number of rounds."""
+
+    def check(self, fields: StateFields) -> Betting:
+        """Raise :class:`MatchStateError` unless the hand of ``fields`` is one the rules
+        play: its betting legal (the cap on raises, say) and ending the hand, the cards of
+        the rounds it shows, the values what the betting and (at a showdown) the hands the
+        cards make give (unless a showing player's cards are not in the log: then who won
+        cannot be told). Returns the betting, parsed."""
+        played = self._bettings.get(fields.betting) or self._replayed(fields)
+        values = fields.values
+        if len(values) != self.game.num_players:
+            raise MatchStateError(f"{len(values)} players, the game has {self.game.num_players}")
+        if played.layout.fullmatch(fields.cards) is None:  # parsing says what is wrong
+            parse_cards_field(fields.cards.decode("ascii"), self.game, len(played.betting))
+        given = played.values
+        if given is None:
+            given = self._showdown(fields, played.hand)
+            if given is None:
+                return played.betting
+        if values != given and not all(map(_close, values, given)):
+            ours, theirs = ("|".join(map(format_number, v)) for v in (values, given))
+            what = "the betting gives" if played.values else "the cards and the betting give"
+            raise MatchStateError(f"the values {clip_line(ours, 80)}, where {what} {theirs}")
+        return played.betting
+
+    def _replayed(self, fields: StateFields) -> _Played:
+        """The betting of the hand ``fields``, replayed (kept for the next hands)."""
+        betting = parse_betting(fields.betting.decode("ascii"))
         try:
-            replay(game, betting, fields.hand_number)
+            hand = replay(self.game, betting, fields.hand_number)
         except AcpcError as exc:
             raise MatchStateError(f"illegal betting: {exc}") from None
-        if len(names) != game.num_players:
-            raise MatchStateError(f"{len(names)} players, the game has {game.num_players}")
-        holes, board = parse_cards_field(cards, game, len(betting))
-    else:  # the cards are canonical (state_fields checked them): a look-up per card
-        groups = cards.split("/")
-        holes = tuple([parse_card_group(h, "hole cards") for h in groups[0].split("|")])
-        board = ((), *[parse_card_group(g, "board cards") for g in groups[1:]])
-    return StateRecord(fields.hand_number, betting, holes, board, fields.values, names)
+        if not hand.finished:
+            raise MatchStateError(f"the betting {_excerpt(fields.betting)} does not end the hand")
+        rounds = len(betting)
+        layout = self._layouts.get(rounds) or self._layout(rounds)
+        values = None if hand.is_showdown else hand.values()
+        if len(self._bettings) >= _REPLAYS_KEPT:
+            self._bettings.clear()  # (memory stays bounded whatever a log holds)
+        played = self._bettings[fields.betting] = _Played(betting, hand, layout, values)
+        return played
+
+    def _layout(self, rounds: int) -> re.Pattern[bytes]:
+        """The cards field of a hand that shows ``rounds`` rounds: each player's hole cards
+        (or none, hidden), then each later round's board cards."""
+        game = self.game
+        hole = rb"(?:%s){%d}" % (_CARD, game.num_hole_cards)
+        holes = rb"\|".join([rb"(?:%s)?" % hole] * game.num_players)
+        board = b"".join(rb"/(?:%s){%d}" % (_CARD, n) for n in game.num_board_cards[1:rounds])
+        layout = self._layouts[rounds] = re.compile(holes + board)
+        return layout
+
+    def _showdown(self, fields: StateFields, hand: HandState) -> tuple[float, ...] | None:
+        """What a showdown gives each position, by the hands its cards make (``None`` when
+        a showing player's cards are not in the log)."""
+        rank = self._rank
+        if rank is None:
+            rank = self._rank = _ranker(self.game)
+        holes = fields.holes.split(b"|")
+        board = fields.cards[len(fields.holes) + 1 :].replace(b"/", b"")
+        ranks = [0] * len(holes)
+        for position, hole in enumerate(holes):
+            if hand.folded[position]:
+                continue
+            if not hole:
+                return None
+            shown = hole + board
+            ranks[position] = rank(
+                list(
+                    map(_CODES.__getitem__, map(shown.__getitem__, _CARD_SLICES[: len(shown) >> 1]))
+                )
+            )
+        return hand.values(ranks)
+
+
+class _Played(NamedTuple):
+    """A betting replayed under the rules."""
+
+    betting: Betting
+    hand: HandState
+    """The state it ends in (shared by every hand of this betting: read, never changed)."""
+    layout: re.Pattern[bytes]
+    """The cards field of a hand of this betting."""
+    values: tuple[float, ...] | None
+    """What each position wins when no showdown decides it."""
+
+
+def _close(value: float, given: float) -> bool:
+    """A value printed to six decimals, and the chips it stands for."""
+    return abs(value - given) <= _VALUE_TOLERANCE
+
+
+_CARD = rb"[2-9TJQKA][cdhs]"
+_CODES = {card_text(code).encode("ascii"): code for code in range(NUM_CARDS)}
+"""Each card's code, by its two characters."""
+_CARD_SLICES = tuple(slice(i, i + 2) for i in range(0, 2 * NUM_CARDS, 2))
+"""Where each card of a run of cards is (two characters each)."""
+
+
+def _ranker(game: Game) -> Callable[[Sequence[Card]], int]:
+    """What ranks a player's cards at a showdown of ``game``: the numba evaluator, without
+    :func:`acpcbot.handeval.rank_hand`'s checks (the cards field was checked), for hold'em's
+    hands of 5 to 7 cards."""
+    size = game.num_hole_cards + sum(game.num_board_cards)
+    if 5 <= size <= 7:
+        from acpcbot.handeval.evaluator import rank_hand as ranked  # numba: when needed
+
+        return ranked
+    return rank_hand
+
+
+@lru_cache(maxsize=16)
+def _rules_of(game: Game) -> HandRules:
+    """The rules of ``game`` for :func:`state_record` (replays kept across calls)."""
+    return HandRules(game)
 
 
 def _not_a_state_line(line: bytes) -> NoReturn:

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from acpcbot.actions import Action, format_betting
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
+from acpcbot.game import Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -153,11 +154,13 @@ class Dpp(StrategyAgent):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
 
-    def begin_match(self, info: MatchInfo) -> None:
-        # The game first: a cold cache would compile for seconds before saying it is wrong.
-        if packaged_strategy(self.STRATEGY_FILE).game != info.game:
-            raise StrategyFileError(f"{self.name}: its strategy is for another game")
-        super().begin_match(info)
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        # (Asked first by begin_match: a cold cache would compile for seconds before
+        # saying the game is wrong.)
+        if packaged_strategy(cls.STRATEGY_FILE).game != game:
+            return f"{cls.name}: its strategy is for another game"
+        return None
 
     def load(self) -> tuple[Strategy, Bucketer]:
         return packaged(self.STRATEGY_FILE)
@@ -170,6 +173,7 @@ class DppCoarse(Dpp):
     STRATEGY_FILE = "dpp-coarse.npz"
 
 
+@cache
 @cache
 def packaged_strategy(file_name: str) -> Strategy:
     """A strategy shipped in ``agents/data`` (loaded once)."""

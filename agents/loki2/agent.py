@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.actions import Action
-from acpcbot.errors import UnsupportedGameError
+from acpcbot.game import Game
 from acpcbot.handeval.combos import COMBO_CARDS, combo_index
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
@@ -65,12 +65,18 @@ class Loki2(Agent):
         """The agent with ``options`` (``KEY=VALUE`` of the agent spec) applied."""
         return cls(seed, cls.CONFIG.with_options(options))
 
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        cls.CONFIG.with_options(options)
+
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        return None if rehearses(game) else f"{cls.name} plays heads-up limit hold'em only"
+
     # -- match and hands ----------------------------------------------------------------
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
-        if not rehearses(info.game):
-            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
         from agents.loki2 import simulation
 
         self._simulation = simulation

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from acpcbot.actions import Action
-from acpcbot.errors import UnsupportedGameError
+from acpcbot.game import Game
 from acpcbot.handeval.combos import combo_index
 from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
@@ -70,13 +70,21 @@ class Plicas(Agent):
         """The agent with ``options`` (``KEY=VALUE`` of the agent spec) applied."""
         return cls(seed, cls.CONFIG.with_options(options))
 
+    @classmethod
+    def check_options(cls, options: Mapping[str, str]) -> None:
+        cls.CONFIG.with_options(options)
+
+    @classmethod
+    def unsupported(cls, game: Game) -> str | None:
+        if not game.is_limit or game.num_players != 2 or game.num_rounds != 4:
+            return f"{cls.name} plays heads-up limit hold'em only"
+        return None
+
     # -- match and hands ----------------------------------------------------------------
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         game = info.game
-        if not game.is_limit or game.num_players != 2 or game.num_rounds != 4:
-            raise UnsupportedGameError(f"{self.name} plays heads-up limit hold'em only")
         self.tables = PlicasTables.load()
         self.reader = HandReader(self.tables, self.config.samples)
         self.weights = RangeWeights(self.tables)

@@ -22,7 +22,7 @@ This package may use the referee's file formats (:mod:`dealer.referee`), never t
 >>> import io
 >>> from pathlib import Path
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\n")
+...         b"STATE:1:crf:9h6s|3d3h:10|-10:B|A\\n")
 >>> log = read_log_stream(Path("m.log"), io.BytesIO(data))
 >>> result = log_result(log, big_blind=10)
 >>> result.player, result.hands, result.chips, result.estimate.mbb_per_game

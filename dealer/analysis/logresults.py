@@ -24,11 +24,13 @@ import enum
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from acpcbot.errors import GameDefinitionError
 from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
+from acpcbot.protocol.logfile import LogHeader
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
 from dealer.analysis.playedlog import PlayedLog, read_log
@@ -105,7 +107,7 @@ def report_logs(
         raise ResultsError("give one log, or the two logs of a duplicate pair")
     if side_by_side and len(paths) != 2:
         raise ResultsError("--side-by-side needs two logs")
-    logs = tuple(read_log(path) for path in paths)
+    logs = tuple(read_log(path, partial(_header_game, path)) for path in paths)
     pair = None
     not_a_pair: tuple[str, ...] = ()
     if len(logs) == 1:
@@ -241,6 +243,17 @@ def report_json(report: LogsReport) -> dict[str, Any]:
     data["checks"] = list(report.checks)
     data["warnings"] = list(report.warnings)
     return data
+
+
+def _header_game(path: Path, header: LogHeader | None) -> Game | None:
+    """The game whose rules the hands of the log at ``path`` are checked under: the one its
+    header names, when it can be read (without it, only what needs no game is checked)."""
+    if header is None:
+        return None
+    try:
+        return game_named(header.game_path, path, "")
+    except ResultsError:
+        return None
 
 
 def game_of_log(log: PlayedLog) -> Game:

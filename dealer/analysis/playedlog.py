@@ -9,7 +9,7 @@ arrays. A million hands read in about 5 s.
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...         b"STATE:1:rf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
+...         b"STATE:1:crf:9h6s|3d3h:10|-10:B|A\\nSTATE:2:r")
 >>> log = read_log_stream(Path("m.log"), io.BytesIO(data))
 >>> log.seat_names, log.hands, log.totals(), log.cut_line
 (('A', 'B'), 2, (10.0, -10.0), 3)
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from acpcbot.logreader import LogError, LogReader, open_log
+from acpcbot.logreader import GameOf, LogError, LogReader, open_log
 from acpcbot.protocol.logfile import LogHeader, ScoreRecord, format_number
 from acpcbot.smallfile import shown_path
 
@@ -106,10 +106,11 @@ class PlayedLog:
         return "|".join(format_number(t) for t in self.totals())
 
 
-def read_log(path: Path) -> PlayedLog:
+def read_log(path: Path, game_of: GameOf | None = None) -> PlayedLog:
     """Read the log at ``path``: a regular file, or a pipe read as a stream (a FIFO without
-    a writer reads as empty; it never hangs); compressed or not."""
-    with open_log(path) as reader:
+    a writer reads as empty; it never hangs); compressed or not. ``game_of``: the game its
+    hands are checked under, from its header (:data:`acpcbot.logreader.GameOf`)."""
+    with open_log(path, game_of=game_of) as reader:
         return _played(path, reader)
 
 

@@ -169,7 +169,7 @@ class PlayerStats:
         """Count every hand of the log ``path`` (of this game: see
         :func:`dealer.analysis.loghands.logged_hands`)."""
         self.logs.append(str(path))
-        for hand in logged_hands([path], self.game, rules=False):
+        for hand in logged_hands([path], self.game):
             self.add_hand(hand)
 
     def add_hand(self, hand: LoggedHand) -> None:
@@ -186,7 +186,7 @@ def log_stats(paths: Sequence[Path], game: Game | None = None) -> PlayerStats:
     else of the game the first log's header names (every log must be of that game)."""
     stats: PlayerStats | None = None
     # Each hand is replayed once, by the statistics (which refuse one that is not legal).
-    for hand in logged_hands(paths, game, rules=False):
+    for hand in logged_hands(paths, game):
         if stats is None:
             stats = PlayerStats(hand.game)
         stats.add_hand(hand)

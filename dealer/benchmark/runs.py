@@ -46,7 +46,7 @@ from dealer.referee.matchlog import MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.server import referee_over_tcp
 from dealer.referee.transcript import Transcript
-from dealer.running.duplicate import StopHalf
+from dealer.running.halves import StopHalf
 
 __all__ = ["RunOrder", "RunOutcome", "RunSeat", "RunStatus", "SeatKind", "play_run"]
 

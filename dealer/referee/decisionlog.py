@@ -12,8 +12,9 @@ The ``.log`` itself is the same, byte for byte, with or without it::
     1:0.125/0.875/0 ...
 
 Probabilities are printed as the shortest text that reads back as the same float, so
-nothing is rounded. The file is written like the log (flushed every ``flush_every`` hands and
-at the end) and read back, streamed, by :func:`read_decisions`.
+nothing is rounded. The file is written like the log (each hand's line handed to the system
+as the hand ends: :class:`~dealer.referee.matchlog.MatchLog`) and read back, streamed, by
+:func:`read_decisions`.
 
 >>> format_decision((0.0, 0.25, 0.75)), format_decision(None)
 ('0/0.25/0.75', '-')
@@ -119,19 +120,10 @@ class DecisionRecorder:
     log are exactly what they are without the recorder.
     """
 
-    def __init__(
-        self,
-        file: BinaryIO,
-        referee: Referee,
-        players: Sequence[object],
-        *,
-        flush_every: int = 1,
-    ) -> None:
+    def __init__(self, file: BinaryIO, referee: Referee, players: Sequence[object]) -> None:
         self._file = file
         self._referee = referee
         self._players = players
-        self._flush_every = flush_every
-        self._countdown = flush_every
         self._pending: list[str] = [f"{FORMAT_LINE} {referee.config.match_name}", _EXPLAINED]
         self._hand: list[str] = []
         self._take: TakeAction = referee.take
@@ -167,13 +159,11 @@ class DecisionRecorder:
         return played
 
     def hand_done(self, hand_number: int) -> None:
-        """The hand ``hand_number`` finished: its line is written."""
+        """The hand ``hand_number`` finished: its line is written (out to the system, as
+        the log's)."""
         self._pending.append(f"{hand_number}:{' '.join(self._hand)}")
         self._hand.clear()
-        self._countdown -= 1
-        if self._countdown <= 0:
-            self._countdown = self._flush_every
-            self.flush()
+        self.flush()
 
     def flush(self) -> None:
         if self._pending:

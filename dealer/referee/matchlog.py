@@ -26,24 +26,22 @@ class LogLines(Protocol):
 
 
 class MatchLog:
-    """Writes a ``.log``. Lines are buffered and written out by :meth:`flush`; the referee
-    calls :meth:`hand_done` after every hand, which flushes every ``flush_every`` hands
-    (by default every hand, so a killed dealer keeps every finished hand)."""
+    """Writes a ``.log``. Lines are gathered and written out by :meth:`flush`, which the
+    referee has done after every hand (:meth:`hand_done`), before the next is dealt: one
+    write to the system a hand, without ``fsync``. So a dealer that is killed (SIGKILL, a
+    crash of its own) loses no finished hand: the system writes what it was handed. A
+    machine that stops (a power cut, a kernel panic) may lose the last seconds of hands the
+    system had not yet written to the disk; resuming the match plays them again."""
 
-    __slots__ = ("_countdown", "_file", "_flush_every", "_pending")
+    __slots__ = ("_file", "_pending")
 
-    def __init__(self, file: BinaryIO, *, flush_every: int = 1) -> None:
+    def __init__(self, file: BinaryIO) -> None:
         self._file = file
         self._pending: list[str] = []
-        self._flush_every = flush_every
-        self._countdown = flush_every
 
     def hand_done(self) -> None:
-        """A hand's line was written: flush if it is time."""
-        self._countdown -= 1
-        if self._countdown <= 0:
-            self._countdown = self._flush_every
-            self.flush()
+        """A hand's line was written: out to the system it goes."""
+        self.flush()
 
     def header(self, header: LogHeader) -> None:
         self._pending.extend(header.lines())

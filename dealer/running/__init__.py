@@ -6,11 +6,12 @@ The dealer runs the agents it is handed and never names one: a match is between 
 half is played (``agents.registry.entrant`` makes one from an agent spec).
 
 * :func:`run_match` (:mod:`.match`) checks, plays and records one duplicate match
-  (:class:`MatchRequest` in, :class:`MatchRun` out): its halves side by side in processes
-  (:mod:`.halves`), each on the referee (:mod:`.duplicate`), the folder locked while it runs
+  (:class:`MatchRequest` in, :class:`MatchRun` out): its halves, each on the referee, side
+  by side in processes (:mod:`.halves`), the folder locked while it runs
   (:mod:`.matchfolder`, :mod:`.resultfiles`), ``summary.json`` written as it starts and ends
-  (:mod:`.summary`), Ctrl-C stopping it with the hands played so far kept, and the same
-  request going on with an earlier run it finds in its folder (:mod:`.replayedfile`).
+  (:mod:`.duplicate`: the match as data), Ctrl-C stopping it with the hands played so far
+  kept, and the same request going on with an earlier run it finds in its folder
+  (:mod:`.replayedfile`).
 * :func:`isolated` (:mod:`.isolation`) wraps an entrant to be played in a process of its
   own wherever a match plays it: code the dealer does not trust (plug-ins).
 * :func:`run_tournament` (:mod:`.tournament`) plays every pairing's matches
@@ -56,10 +57,10 @@ if TYPE_CHECKING:
         DuplicateRun,
         Listening,
         MatchStatus,
-        StopHalf,
         Transport,
         derived_seed,
     )
+    from dealer.running.halves import StopHalf
     from dealer.running.isolation import IsolatedEntrant, isolated
     from dealer.running.match import (
         AfterHalf,
@@ -135,10 +136,10 @@ _NAMES = {
         "DuplicateRun",
         "Listening",
         "MatchStatus",
-        "StopHalf",
         "Transport",
         "derived_seed",
     ),
+    "dealer.running.halves": ("StopHalf",),
     "dealer.running.match": (
         "AfterHalf",
         "BeforeHalf",

@@ -17,6 +17,7 @@ cores): matches are Python, and threads of one process share one core.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from pathlib import Path
@@ -34,6 +35,11 @@ log = get_logger("tournament")
 TOPIC = "acpcbot-match-progress"
 """The Dask event topic of the matches' progress reports."""
 _TICK_S = 0.25
+_DASK_PORT = 8786
+"""A Dask scheduler's port when its address gives none."""
+_KNOCK_TIMEOUT_S = 5.0
+"""How long a first connection to the scheduler may take (a silent address: then Dask's
+client is not tried)."""
 
 
 def need_distributed() -> None:
@@ -74,11 +80,13 @@ class DaskPool:
         logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
 
         try:
+            _knock(self.address)
             # How long to try: Dask's distributed.comm.timeouts.connect (30 s unless set,
             # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s).
             self._client = Client(self.address, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {why}") from None
         self._check_workers(self._client)
         return self
 
@@ -163,6 +171,20 @@ class DaskPool:
                     note="matches in one process share one core: start workers with "
                     "--nthreads 1 (and --nworkers the cores)",
                 )
+
+
+def _knock(address: str) -> None:
+    """Connect once to a TCP scheduler's port and leave (``OSError`` when that fails): a
+    refused connection is known at once, where Dask's client would try again for its whole
+    connect timeout (30 s by default). Other transports are left to Dask."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme not in ("tcp", "tls"):
+        return
+    host, port = parse_host_port(location, default_port=_DASK_PORT)
+    with socket.create_connection((host, port), timeout=_KNOCK_TIMEOUT_S):
+        pass
 
 
 def _failure(exc: BaseException | None) -> str:

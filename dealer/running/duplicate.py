@@ -1,4 +1,4 @@
-"""Duplicate matches: the same cards twice, the seats reversed, the agents fresh each time.
+"""Duplicate matches as data: what defines one, what its halves came to, and its summary.
 
 Half 1 seats agent A in seat 1 and B in seat 2; half 2 swaps them, with the same dealer
 seed (so every hand deals the same cards to the same positions) and the same agent seeds.
@@ -6,76 +6,65 @@ Each agent therefore plays the cards its opponent had, and luck largely cancels 
 each hand number's two results are averaged: the confidence interval is computed over
 those pairs.
 
-The two halves are independent: :func:`play_half` plays one, in whatever process it is
-called, and returns a :class:`HalfOutcome` (plain data, so it can cross a process boundary);
-:func:`duplicate_run` puts the halves together. Both halves run on one referee
-(:mod:`dealer.referee.referee`) over any transport: ``inprocess`` calls the agents directly;
-``tcp`` runs our TCP server on 127.0.0.1 and both agents through the acpcbot client, exactly
-as against any ACPC dealer; ``remote`` runs the TCP server alone, on the address and ports
-of a :class:`Listening`, for players that connect from elsewhere (``acpcbot play`` in other
-containers or on other machines, or any ACPC client). For deterministic agents all three
-write byte-identical logs. A half with an agent played in a process of its own
-(:mod:`dealer.running.isolation`) is played as ``tcp``, that agent's client in its process.
+A :class:`DuplicatePlan` is everything that defines a match; each half played
+(:func:`dealer.running.halves.play_half`, in whatever process) comes to a
+:class:`HalfOutcome` (plain data, so it can cross a process boundary); :func:`duplicate_run`
+puts the halves together into a :class:`DuplicateRun` with agent A's results, whose summary
+is ``summary.json`` (:func:`duplicate_json`, :func:`started_json` as it starts) and, for
+people, :func:`duplicate_text`. The results in it (each half's and the pairs') are written as
+:mod:`dealer.analysis.results` writes them for ``acpcbot results``. The transports
+(:class:`Transport`): ``inprocess`` calls the agents directly; ``tcp`` runs our TCP server on
+127.0.0.1 and both agents through the acpcbot client, exactly as against any ACPC dealer;
+``remote`` runs the TCP server alone, on the address and ports of a :class:`Listening`, for
+players that connect from elsewhere (``acpcbot play`` in other containers or on other
+machines, or any ACPC client). For deterministic agents all three write byte-identical logs.
+A half with an agent played in a process of its own (:mod:`dealer.running.isolation`) is
+played as ``tcp``, that agent's client in its process.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import enum
-import re
-import time
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpcbot import eventloop
-from acpcbot.errors import AcpcError
+from acpcbot.client.session import fallback_kinds
 from acpcbot.game import LIMIT_HOLDEM, Game
-from acpcbot.player import Player
-from acpcbot.writing import OutputFile, WriteError
-from dealer.analysis.results import HalfResult, PairResult, half_result, pair_result
-from dealer.analysis.stats import pair_samples
+from acpcbot.writing import WriteError
+from dealer.analysis.results import (
+    HalfResult,
+    PairResult,
+    ci_text,
+    half_json,
+    half_result,
+    json_number,
+    pair_result,
+)
+from dealer.analysis.stats import estimate, pair_samples
 from dealer.referee.config import MatchConfig, TimeLimits
-from dealer.referee.decisionlog import DecisionRecorder, decisions_path
-from dealer.referee.faults import MatchAbortedError
-from dealer.referee.inprocess import SeatTally, play_in_process
-from dealer.referee.listeners import Listeners
-from dealer.referee.logtee import LogTee
-from dealer.referee.matchlog import LogLines, MatchLog
-from dealer.referee.referee import Referee
-from dealer.referee.server import referee_over_tcp
-from dealer.referee.transcript import Transcript
-from dealer.running.isolation import IsolatedPlayer
-from dealer.running.replayedfile import ReplayedFile
+from dealer.referee.decisionlog import decisions_path
 
 __all__ = [
+    "DEFAULT_START_TIMEOUT_MS",
     "Decisions",
     "DuplicatePlan",
     "DuplicateRun",
     "HalfOutcome",
     "HalfRun",
-    "HandReport",
     "Listening",
     "MatchStatus",
-    "PlayerFactory",
-    "StopHalf",
     "Transport",
+    "decisions_text",
     "derived_seed",
+    "duplicate_json",
     "duplicate_run",
-    "play_half",
+    "duplicate_text",
+    "plan_json",
+    "started_json",
 ]
-
-PlayerFactory = Callable[[int, int], Player]
-"""Makes a fresh player: ``(which, seed)`` with ``which`` 0 for agent A and 1 for B."""
-
-_REFEREE_GRACE_S = 1.0
-"""How long the referee gets to end a match by itself after a client failed."""
-
-HandReport = Callable[[int, float], None]
-"""Told after every hand of a half: hands played so far, agent A's chips so far."""
 
 
 class Transport(enum.Enum):
@@ -111,10 +100,6 @@ class Listening:
         """The ports of ``half``'s seats, in seat order (0: chosen by the system)."""
         wanted = self.ports[half * seats : (half + 1) * seats]
         return [*wanted, *[0] * (seats - len(wanted))]
-
-
-ListeningReport = Callable[[int, list[int]], None]
-"""Told when a half with remote players listens: the half and its ports in seat order."""
 
 
 class MatchStatus(enum.Enum):
@@ -161,7 +146,7 @@ class DuplicatePlan:
     game_path: str = LIMIT_HOLDEM
     limits: TimeLimits = field(default_factory=TimeLimits)
     """The players' time limits over TCP (the reference's by default); not part of what
-    defines the match (:func:`dealer.running.summary.plan_json`), as the logs' header says
+    defines the match (:func:`plan_json`), as the logs' header says
     which were used."""
     isolated: tuple[bool, bool] = (False, False)
     """Which agents (A, B) are played in a process of their own
@@ -285,300 +270,6 @@ class HalfOutcome:
     """The file that could not be written, when that is why it failed."""
 
 
-class StopHalf(BaseException):
-    """Raised by a :data:`HandReport` to stop the half after the hand just played (the
-    log and the outcome keep every hand before it), or by a player to stop it at once (its
-    hand in progress is not played out: a person whose web server stops). A
-    ``BaseException``, so that neither transport takes it for a player's failure."""
-
-
-def play_half(
-    plan: DuplicatePlan,
-    half: int,
-    game: Game,
-    out_dir: Path,
-    make_player: PlayerFactory,
-    *,
-    on_hand: HandReport | None = None,
-    listening: Listening | None = None,
-    on_listening: ListeningReport | None = None,
-    on_state: Callable[[str], None] | None = None,
-    record_decisions: bool = False,
-    replay: bool = False,
-    stopping: Callable[[], bool] | None = None,
-) -> HalfOutcome:
-    """Play half ``half`` of ``plan`` and write its log to ``out_dir``.
-
-    ``on_hand`` is told every hand; it may raise :class:`StopHalf`, which ends the half
-    with ``finished`` false. A failure the project reports (a failing in-process agent, an
-    aborted TCP match: :class:`AcpcError`) also ends it, with ``error`` set; the hands
-    played before either are in the log and the outcome. With remote players
-    (:attr:`Transport.REMOTE`) ``make_player`` is not called: the half listens as
-    ``listening`` says (127.0.0.1 and ports the system chooses by default), tells
-    ``on_listening`` its ports, and waits for the players; their decisions are theirs to
-    count (``None`` in the outcome). ``on_state`` is told every ``STATE`` line written
-    (``--mqtt-hands``). With ``record_decisions`` every decision's probabilities go to a
-    decisions file beside the log (:mod:`dealer.referee.decisionlog`); the log is the same. Only
-    players played here can say theirs, so remote players and ``record_decisions`` do
-    not go together. With ``replay`` the files an earlier run of the match left are gone on
-    with (:mod:`dealer.running.replayedfile`): the half is played from its start, and what
-    they hold is checked instead of written. A file that cannot be written ends the half
-    with ``error`` and ``failed_writing`` set. ``stopping`` is asked now and then while
-    the half waits for remote players, where no hand is played to tell ``on_hand``: when
-    it says yes, the half ends as :class:`StopHalf` ends it.
-    """
-    seats = plan.seats(half)
-    config = plan.config(half, game)
-    seat_a = seats.index(0)
-    recorded: array[float] = array("d")
-    totals = [0.0]
-    recorder: DecisionRecorder | None = None
-
-    def record(referee: Referee, by_position: tuple[float, ...]) -> None:
-        value = by_position[referee.position_of(seat_a)]
-        recorded.append(value)
-        totals[0] += value
-        if recorder is not None:
-            recorder.hand_done(referee.hand.hand_number)
-        if on_hand is not None:
-            on_hand(len(recorded), totals[0])
-
-    by_seat: list[Decisions | None] = [None, None]
-    error: str | None = None
-    finished = False
-    if record_decisions and plan.transport is Transport.REMOTE:
-        raise ValueError("remote players' decisions cannot be recorded here")
-    started = [time.perf_counter()]
-    """When play began (for remote players, when the last of them connected)."""
-    log_path = out_dir / plan.log_name(half)
-    failed_writing: WriteError | None = None
-    try:
-        with contextlib.ExitStack() as files:
-            # A log a replay goes on with is checked, not written, as far as it goes.
-            file = files.enter_context(_output_file(log_path, replay))
-            players = []
-            if plan.transport is not Transport.REMOTE:
-                players = [make_player(i, plan.agent_seeds[i]) for i in seats]
-            # An agent played in a process of its own plays over TCP (the other agent too).
-            isolating = any(isinstance(player, IsolatedPlayer) for player in players)
-            # A resumed match replays the hands a log lacks, so an in-process match's log
-            # need not hit the disk every hand; over TCP a player can die at any time, and
-            # every finished hand must be kept.
-            in_process = plan.transport is Transport.INPROCESS and not isolating
-            flush_every = 256 if in_process else 1
-            log = MatchLog(file, flush_every=flush_every)
-            log.header(config.header)
-            lines: LogLines = log if on_state is None else LogTee(log, on_state)
-            referee = Referee(config, log=lines, on_hand=record)
-            if record_decisions:
-                side = files.enter_context(_output_file(decisions_path(log_path), replay))
-                recorder = DecisionRecorder(side, referee, players, flush_every=flush_every)
-                recorder.install()
-            try:
-                if plan.transport is Transport.REMOTE:
-                    where = listening or Listening()
-                    by_seat = eventloop.run(
-                        _referee_remote(
-                            referee,
-                            half,
-                            where,
-                            on_listening or (lambda *_: None),
-                            started=started,
-                            stopping=stopping,
-                        )
-                    )
-                elif in_process:
-                    tally = SeatTally(game.num_players)
-                    try:
-                        play_in_process(referee, players, tally=tally)
-                    finally:
-                        by_seat = [
-                            Decisions(made, illegal=repaired)
-                            for made, repaired in zip(tally.decisions, tally.repaired, strict=True)
-                        ]
-                else:
-                    by_seat = eventloop.run(_play_over_tcp(referee, players))
-                finished = True
-            except (StopHalf, KeyboardInterrupt):
-                pass  # stopped on purpose: the hands played so far count
-            finally:
-                log.flush()  # every hand recorded is in the log
-                if recorder is not None:
-                    recorder.flush()
-    except WriteError as exc:  # the files are unbuffered: nothing is left to fail again
-        failed_writing, error, finished = exc, str(exc), False
-    except AcpcError as exc:
-        error, finished = str(exc), False
-    by_agent = (by_seat[seats.index(0)], by_seat[seats.index(1)])
-    return HalfOutcome(
-        half,
-        plan.log_name(half),
-        recorded,
-        time.perf_counter() - started[0],
-        by_agent,
-        finished,
-        error,
-        failed_writing,
-    )
-
-
-def _output_file(path: Path, replay: bool) -> OutputFile:
-    """``path`` to write a half's file into: from its start, or, replaying an earlier run
-    of the match, checked against what that run wrote into it."""
-    if replay and path.exists():
-        return ReplayedFile(path)
-    return OutputFile(path)
-
-
-async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisions | None]:
-    """Play the match over loopback TCP through the acpcbot client; each seat's decisions
-    as its client counted them."""
-    from acpcbot.client import MatchSummary, play_match
-
-    config = referee.config
-    reporter = Transcript(None)
-    listeners = await Listeners.open("127.0.0.1", [], config.game.num_players)
-    clients = [
-        asyncio.create_task(
-            player.play("127.0.0.1", port, game=config.game, name=name)
-            if isinstance(player, IsolatedPlayer)
-            else play_match("127.0.0.1", port, player, game=config.game, name=name)
-        )
-        for player, port, name in zip(players, listeners.ports, config.names, strict=True)
-    ]
-    # An isolated agent starts an interpreter first (and may compile its kernels): the
-    # referee waits for it as long as for remote players; it fails at once if its process
-    # does (below).
-    isolating = any(isinstance(player, IsolatedPlayer) for player in players)
-    start_timeout_ms = DEFAULT_START_TIMEOUT_MS if isolating else 30_000
-    # Our own clients, in this process: holding idle states spares them wake-ups.
-    refereeing = asyncio.create_task(
-        referee_over_tcp(
-            referee, listeners, reporter, start_timeout_ms=start_timeout_ms, hold_idle=True
-        )
-    )
-    try:
-        failed = await _first_client_failure(refereeing, clients, config.names)
-    except StopHalf:  # a player stopped the half at once: its hand in progress is dropped
-        refereeing.cancel()
-        await asyncio.gather(refereeing, *clients, return_exceptions=True)
-        raise
-    if failed is not None:
-        # A seat whose client is gone would only time out: unless the referee ends the
-        # match itself at once (then its error says more), the client's error is the news.
-        await asyncio.wait((refereeing,), timeout=_REFEREE_GRACE_S)
-        if not refereeing.done():
-            refereeing.cancel()
-            await asyncio.gather(refereeing, *clients, return_exceptions=True)
-            raise failed
-    try:
-        await refereeing
-    except MatchAbortedError as exc:
-        # The clients see the connections drop; what they say about it helps.
-        outcomes = await asyncio.gather(*clients, return_exceptions=True)
-        if any(isinstance(outcome, StopHalf) for outcome in outcomes):
-            raise StopHalf from None  # the referee saw the stopping player go first
-        said = [
-            f"{name}'s client: {outcome}"
-            for name, outcome in zip(config.names, outcomes, strict=True)
-            if isinstance(outcome, Exception)
-        ]
-        raise MatchAbortedError(*exc.lines, *said, seat=exc.seat) from None
-    except StopHalf:
-        await asyncio.gather(*clients, return_exceptions=True)
-        raise
-    decisions: list[Decisions | None] = []
-    for name, outcome in zip(
-        config.names, await asyncio.gather(*clients, return_exceptions=True), strict=True
-    ):
-        if isinstance(outcome, BaseException):
-            raise AcpcError(f"{name}'s client failed after the match: {outcome}")
-        assert isinstance(outcome, MatchSummary)
-        decisions.append(
-            Decisions(
-                outcome.decisions,
-                failed=outcome.failed_decisions,
-                illegal=outcome.illegal_decisions,
-                over_budget=outcome.over_budget_decisions,
-            )
-        )
-    return decisions
-
-
-_STOP_POLL_S = 0.2
-"""How often a half waiting for its remote players asks whether to stop (SIGTERM, Ctrl-C)."""
-
-
-async def _referee_remote(
-    referee: Referee,
-    half: int,
-    listening: Listening,
-    on_listening: ListeningReport,
-    *,
-    started: list[float],
-    stopping: Callable[[], bool] | None = None,
-) -> list[Decisions | None]:
-    """Listen for the half's players, referee their match, and say which seat (and
-    player) was lost when one goes away. ``started[0]`` is set to when the last player
-    connected: the time waited for them is not the match's. While it waits, ``stopping``
-    is asked every :data:`_STOP_POLL_S` seconds (a stop asked for ends the wait)."""
-    config = referee.config
-    seats = config.game.num_players
-    listeners = await Listeners.open(listening.host, listening.half_ports(half, seats), seats)
-    ports = listeners.ports  # (a seat's port closes once its player is in)
-    on_listening(half, ports)
-    try:
-        accepting = asyncio.ensure_future(listeners.accept(listening.start_timeout_ms))
-        try:
-            while not (await asyncio.wait({accepting}, timeout=_STOP_POLL_S))[0]:
-                if stopping is not None and stopping():
-                    raise StopHalf
-            accepting.result()
-        except BaseException:
-            accepting.cancel()
-            listeners.close()
-            raise
-        started[0] = time.perf_counter()
-        # Players elsewhere do not share this process: holding idle states spares them
-        # wake-ups, and no read spins (the players may share this machine's cores).
-        await referee_over_tcp(
-            referee,
-            listeners,
-            Transcript(None),
-            start_timeout_ms=listening.start_timeout_ms,
-            hold_idle=True,
-        )
-    except MatchAbortedError as exc:
-        lines = [line.removeprefix("ERROR: ") for line in exc.lines]
-        if exc.seat is not None:
-            seat = f"seat {exc.seat + 1}"
-            named = f"{seat} ({config.names[exc.seat]}, port {ports[exc.seat]})"
-            lines[0] = re.sub(rf"\b{seat}\b", named, lines[0], count=1)
-        raise MatchAbortedError(f"half {half + 1}: " + "; ".join(lines), seat=exc.seat) from None
-    return [None] * seats
-
-
-async def _first_client_failure(
-    referee: asyncio.Task[str], clients: Sequence[asyncio.Task[Any]], names: Sequence[str]
-) -> AcpcError | None:
-    """Wait for the referee; a client that fails while it runs (an agent that cannot start,
-    say) is returned as the error to report, one whose player raised :class:`StopHalf`
-    raises it."""
-    waiting: set[asyncio.Future[Any]] = {referee, *clients}
-    while not referee.done():
-        done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            if task is referee or task.cancelled():
-                continue
-            exc = task.exception()
-            if isinstance(exc, StopHalf):
-                raise exc
-            if exc is not None:
-                name = next(n for n, c in zip(names, clients, strict=True) if c is task)
-                return AcpcError(f"{name}'s client failed: {exc}")
-    return None
-
-
 @dataclass(frozen=True)
 class HalfRun:
     """One half as played, with agent A's results."""
@@ -660,3 +351,156 @@ def duplicate_run(
         paired = pair_samples(a_first, a_second)
         pair = pair_result(halves[0].result, halves[1].result, paired, big_blind)
     return DuplicateRun(plan, out_dir, big_blind, tuple(halves), pair, seconds, status, error)
+
+
+def plan_json(plan: DuplicatePlan) -> dict[str, Any]:
+    """What defines a match, as ``summary.json`` holds it: two runs with the same are the
+    same match (the transport is left out: both give the same logs)."""
+    return {
+        "agents": list(plan.agents),
+        "names": list(plan.names),
+        "seed": plan.seed,
+        "agent_seeds": list(plan.agent_seeds),
+        "game": plan.game_path,
+        "duplicate": plan.duplicate,
+        "hands_per_half": plan.hands,
+    }
+
+
+def started_json(plan: DuplicatePlan, out: str) -> dict[str, Any]:
+    """The ``summary.json`` of a match that is running: what it is and where its logs go."""
+    return {
+        "status": MatchStatus.RUNNING.value,
+        **plan_json(plan),
+        "transport": plan.transport.value,
+        **_isolated_json(plan),
+        "halves": [
+            {"log": plan.log_name(half), "seats": [plan.names[i] for i in plan.seats(half)]}
+            for half in range(plan.halves)
+        ],
+        "out": out,
+    }
+
+
+def _isolated_json(plan: DuplicatePlan) -> dict[str, list[str]]:
+    """The agents played in a process of their own, when there are any."""
+    names = plan.isolated_names
+    return {"isolated": list(names)} if names else {}
+
+
+def decisions_json(decisions: Decisions | None) -> dict[str, int] | None:
+    if decisions is None:
+        return None
+    return {
+        "decisions": decisions.decisions,
+        "fallbacks": decisions.fallbacks,
+        "failed": decisions.failed,
+        "illegal": decisions.illegal,
+        "over_budget": decisions.over_budget,
+    }
+
+
+def duplicate_json(run: DuplicateRun) -> dict[str, Any]:
+    """The ``summary.json`` of a match (what ``acpcbot match --json`` prints): finished,
+    or stopped early with the hands played so far (``status``)."""
+    plan = run.plan
+    if run.pair is not None:
+        combined = run.pair.estimate
+    elif run.halves:
+        combined = run.halves[0].result.estimate
+    else:
+        combined = estimate([], run.big_blind)
+    return {
+        "status": run.status.value,
+        **({"error": run.error} if run.error is not None else {}),
+        **plan_json(plan),
+        "big_blind": run.big_blind,
+        "transport": plan.transport.value,
+        **_isolated_json(plan),
+        "hands": run.hands,
+        "samples": "pairs" if run.pair is not None else "hands",
+        "mbb_per_game": json_number(combined.mbb_per_game),
+        "ci95": json_number(combined.ci95_mbb),
+        "pair_sd_mbb": json_number(combined.sd_mbb),
+        "decisions": {
+            name: decisions_json(run.decisions(which)) for which, name in enumerate(plan.names)
+        },
+        "halves": [
+            {
+                **half_json(h.result),
+                "log": h.log,
+                "seats": list(h.seats),
+                "finished": h.finished,
+                "seconds": round(h.seconds, 3),
+                "hands_per_second": round(h.result.hands / max(h.seconds, 1e-9), 1),
+                "decisions": {
+                    name: decisions_json(h.decisions[which])
+                    for which, name in enumerate(plan.names)
+                },
+            }
+            for h in run.halves
+        ],
+        "seconds": round(run.seconds, 3),
+        "hands_per_second": round(run.hands_per_second, 1),
+        "out": str(run.out_dir),
+    }
+
+
+def decisions_text(name: str, decisions: Decisions | None) -> str:
+    """One agent's decisions for people.
+
+    >>> decisions_text("dpp", Decisions(1200, failed=3, over_budget=1))
+    'dpp 1,200 (4 fallbacks: 3 failed, 1 over budget)'
+    >>> decisions_text("dpp", Decisions(1200))
+    'dpp 1,200'
+    """
+    if decisions is None:
+        return f"{name} unknown"
+    text = f"{name} {decisions.decisions:,}"
+    if decisions.fallbacks:
+        kinds = fallback_kinds(decisions.failed, decisions.illegal, decisions.over_budget)
+        plural = "s" if decisions.fallbacks != 1 else ""
+        text += f" ({decisions.fallbacks:,} fallback{plural}: {kinds})"
+    return text
+
+
+def duplicate_text(run: DuplicateRun) -> list[str]:
+    """The readable summary of a match."""
+    plan = run.plan
+    a, b = plan.names
+    kind = "duplicate match" if plan.duplicate else "match"
+    alone = plan.isolated_names
+    own = "each in a process of its own" if len(alone) > 1 else "in a process of its own"
+    isolated = f" ({' and '.join(alone)} {own}, over TCP)" if alone else ""
+    lines = [
+        f"{a} vs {b}: {kind}, {plan.halves} × {plan.hands:,} hands, seed {plan.seed} "
+        f"(agent seeds {plan.agent_seeds[0]}, {plan.agent_seeds[1]}), {plan.transport.value}"
+        f"{isolated}"
+    ]
+    if run.status is not MatchStatus.FINISHED:
+        lines.append(f"  {run.status.value.upper()} after {run.hands:,} hands: the results so far")
+    for h in run.halves:
+        seat1, seat2 = h.seats
+        number = plan.names.index(seat1) + 1 if plan.duplicate else 1
+        played = "" if h.finished else f" ({h.result.hands:,} hands)"
+        lines.append(
+            f"  half {number} ({seat1} in seat 1, {seat2} in seat 2){played}: {a} "
+            f"{ci_text(h.result.estimate)}"
+        )
+    if run.pair is not None:
+        e = run.pair.estimate
+        lines.append(
+            f"  {a}: {ci_text(e)} over {e.samples:,} duplicate pairs, "
+            f"SD {e.sd_mbb:.1f} mbb per pair"
+        )
+    if plan.transport is Transport.REMOTE:
+        lines.append("  decisions: counted by the players (remote), each in its own summary")
+    else:
+        decisions = [decisions_text(name, run.decisions(i)) for i, name in enumerate(plan.names)]
+        lines.append(f"  decisions: {', '.join(decisions)}")
+    lines.append(
+        f"  {run.hands:,} hands in {run.seconds:.1f} s ({run.hands_per_second:,.0f} hands/s)"
+    )
+    files = ", ".join(h.log for h in run.halves)
+    lines.append(f"  files in {run.out_dir}: summary.json, {files}")
+    return lines

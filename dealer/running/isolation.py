@@ -97,6 +97,11 @@ class IsolatedEntrant:
         """The stand-in of a player with ``seed``: nothing of the agent runs here."""
         return IsolatedPlayer(self.entrant, seed)
 
+    def check(self, game: Game) -> None:
+        """Nothing is checked here: checking a plug-in runs its code (its module's, its
+        constructor's). Its own process says what is wrong as the match begins."""
+        del game
+
     def strategy(self, game: Game) -> Strategy | None:
         """None: asking an agent for its strategy runs its code."""
         del game

@@ -5,12 +5,12 @@ executor) and the scripts describe a match as a :class:`MatchRequest` of two
 :class:`~acpcbot.player.Entrant` s (the command line makes them from agent specs with
 ``agents.registry.entrant``) and call :func:`run_match`, which
 
-1. checks everything before it writes a file: the numbers, the game, that each agent can
-   play the game (each is created and told that a match begins), the names the logs will
-   hold, and the output folder;
-2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): locked while the
-   match runs, refused when it holds another match unless ``force``, and every file the
-   match writes there checked to be writable;
+1. checks everything before it writes a file (:func:`check_match`): the numbers, the game,
+   that each agent can play the game (asked of its entrant: no agent is made and no match
+   begun only to be checked), the names the logs will hold;
+2. takes the output folder (:class:`dealer.running.matchfolder.MatchFolder`): its path
+   checked (once), locked while the match runs, refused when it holds another match unless
+   ``force``, and every file the match writes there checked to be writable;
 3. plays the halves: with ``jobs`` > 1 side by side in processes of their own (they are
    independent: the logs are byte-identical to playing them one after the other here),
    feeding their reports to one progress line and, with ``mqtt``, to the match's telemetry
@@ -53,11 +53,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UnsupportedGameError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger, lines_to, notice
-from acpcbot.player import Entrant, MatchInfo
+from acpcbot.logreader import LogError, open_log
+from acpcbot.player import Entrant
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
@@ -78,12 +79,15 @@ from dealer.running.duplicate import (
     MatchStatus,
     Transport,
     derived_seed,
+    duplicate_json,
     duplicate_run,
+    duplicate_text,
+    plan_json,
+    started_json,
 )
 from dealer.running.halves import AfterHalf, BeforeHalf, Halves
 from dealer.running.isolation import IsolatedEntrant
-from dealer.running.matchfolder import MatchFolder, check_path
-from dealer.running.summary import duplicate_json, duplicate_text, plan_json, started_json
+from dealer.running.matchfolder import MatchFolder
 
 __all__ = [
     "AfterHalf",
@@ -262,15 +266,17 @@ def run_match(
     with MatchFolder.open(out, plan_json(plan), files + side_files, force=request.force) as folder:
         earlier = folder.earlier
         replay = earlier is not None
+        replaying = _played_before(out, plan) if replay else ()
         if earlier is not None:
             notice(
                 f"going on with the earlier run of this match in {out} "
-                f"({_EARLIER.get(earlier, earlier)}): the hands it played are played again "
-                "first, checked against its logs, so that the agents are where they were; "
-                "--force starts over",
+                f"({_EARLIER.get(earlier, earlier)}): the {sum(replaying):,} hands it played "
+                "are played again first, checked against its logs, so that the agents are "
+                "where they were; --force starts over",
                 event="resuming_match",
                 folder=str(out),
                 status=earlier,
+                hands=sum(replaying),
             )
         with writing(out):  # (each file was checked to be writable)
             if not request.plot:  # an earlier run's picture would not be this run's
@@ -279,7 +285,7 @@ def run_match(
                 for name in side_files:
                     (out / name).unlink(missing_ok=True)
         folder.write_summary(started_json(plan, str(out)))
-        monitor = _monitor(request, plan, game, out)
+        monitor = _monitor(request, plan, game, out, replaying)
         halves = Halves(
             request.entrants,
             plan,
@@ -331,9 +337,11 @@ def run_match(
 
 
 def check_match(request: MatchRequest) -> Game:
-    """Raise :class:`AcpcError` for anything wrong with ``request`` (writing nothing);
-    return its game. :func:`run_match` calls it first; a caller planning many matches can
-    check them all before playing any."""
+    """Raise :class:`AcpcError` for anything wrong with ``request`` that its numbers, its
+    game and its entrants show (:meth:`~acpcbot.player.Entrant.check`: no agent is made,
+    no match begun; writing nothing); return its game. :func:`run_match` calls it first,
+    then takes the folder, whose path is checked there (once); a caller planning many
+    matches can check them all before playing any."""
     if not 0 < request.hands <= MAX_HANDS:
         raise AcpcError(
             f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
@@ -379,26 +387,37 @@ def check_match(request: MatchRequest) -> Game:
         if len({port for port in ports if port}) < len([port for port in ports if port]):
             raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
     if plan.transport is Transport.REMOTE:
-        # The players are whoever connects: nothing to create here.
-        check_path(request.out_dir)
-        return game
-    for entrant, seed, name in zip(request.entrants, plan.agent_seeds, plan.names, strict=True):
-        agent = entrant.create(seed)
-        spec = entrant.spec
+        return game  # the players are whoever connects
+    for entrant in request.entrants:
         try:
-            agent.begin_match(MatchInfo(game, name=name))
-        except AcpcError as exc:
-            raise AcpcError(f"{spec} cannot play {request.game}: {exc}") from None
-        except Exception as exc:
-            raise AcpcError(
-                f"{spec} failed as a match of {request.game} began: {type(exc).__name__}: {exc}"
-            ) from exc
-    check_path(request.out_dir)
+            entrant.check(game)
+        except UnsupportedGameError as exc:
+            raise AcpcError(f"{entrant.spec} cannot play {request.game}: {exc}") from None
     return game
 
 
-def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) -> MatchMonitor:
-    """What the halves' reports feed: the progress line and the telemetry (which
+def _played_before(out: Path, plan: DuplicatePlan) -> tuple[int, ...]:
+    """The hands (whole lines) each half's log in ``out`` holds: what a resumed match plays
+    again first (a log that cannot be read counts none: the replay says what is wrong)."""
+    played = []
+    for half in range(plan.halves):
+        path = out / plan.log_name(half)
+        hands = 0
+        if path.exists():
+            try:
+                with open_log(path, whole_lines_only=True) as log:
+                    hands = log.read().hands
+            except LogError:
+                pass
+        played.append(hands)
+    return tuple(played)
+
+
+def _monitor(
+    request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path, replaying: tuple[int, ...]
+) -> MatchMonitor:
+    """What the halves' reports feed: the progress line (saying how far a resumed match has
+    played again the hands of its earlier run, ``replaying``) and the telemetry (which
     publishes ``running`` now)."""
     a, b = plan.names
     total = plan.halves * plan.hands
@@ -424,7 +443,7 @@ def _monitor(request: MatchRequest, plan: DuplicatePlan, game: Game, out: Path) 
         channel = Channel(request.mqtt, Kind.MATCH, plan.match_name, describe, warn=warn, note=note)
         channel.start()
     running = RunningMatch(total, game.big_blind, duplicate=plan.duplicate)
-    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands)
+    return MatchMonitor(running, display, a, channel, hands=request.mqtt_hands, replaying=replaying)
 
 
 def _finish(

@@ -37,7 +37,7 @@ from types import TracebackType
 from typing import Any
 
 from acpcbot.errors import AcpcError
-from acpcbot.writing import check_writable, temporary_name, why_unwritable, writing
+from acpcbot.writing import check_writable, temporary_name, writing
 from dealer.running.resultfiles import LOCK, FolderLock, write_json
 
 __all__ = [
@@ -45,7 +45,6 @@ __all__ = [
     "SUMMARY",
     "MatchFolder",
     "MatchFolderError",
-    "check_path",
     "read_summary",
 ]
 
@@ -56,33 +55,6 @@ _MAX_SUMMARY_BYTES = 4 << 20
 
 class MatchFolderError(AcpcError):
     """A match's output folder that cannot be used (the message says why and what to do)."""
-
-
-def check_path(path: Path) -> None:
-    """Raise :class:`MatchFolderError` when ``path`` cannot be a match's folder: an
-    existing file, a path under a file, or a folder (or, for one to create, its nearest
-    existing parent) that is not writable. Writes nothing."""
-    try:
-        _check_path(path)
-    except OSError as exc:  # say, a name too long for the file system
-        raise MatchFolderError(f"cannot use --out {path}: {exc.strerror}") from None
-
-
-def _check_path(path: Path) -> None:
-    if path.exists() and not path.is_dir():
-        raise MatchFolderError(f"--out {path} is a file, not a folder")
-    existing = path
-    while not existing.exists():
-        if existing.parent == existing:
-            break
-        existing = existing.parent
-    if existing != path and not existing.is_dir():
-        raise MatchFolderError(f"cannot create --out {path}: {existing} is a file")
-    why = why_unwritable(existing)
-    if why is not None and existing != path:
-        raise MatchFolderError(f"cannot create --out {path}: {existing} is {why}")
-    if why is not None:
-        raise MatchFolderError(f"cannot write in --out {path}: it is {why}")
 
 
 class MatchFolder:
@@ -106,7 +78,6 @@ class MatchFolder:
     ) -> MatchFolder:
         """Create (if need be) and lock ``path`` for the match whose ``summary.json``
         holds ``identity`` and which writes ``files`` (besides ``summary.json``)."""
-        check_path(path)
         lock = FolderLock.take(path, "match", MatchFolderError)
         try:
             earlier = _claim(path, identity, files, force)

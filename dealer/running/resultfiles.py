@@ -35,13 +35,53 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.errors import AcpcError
-from acpcbot.writing import replace_file
+from acpcbot.writing import replace_file, why_unwritable
 
-__all__ = ["LOCK", "FolderLock", "json_bytes", "write_json"]
+__all__ = ["LOCK", "FolderLock", "check_path", "json_bytes", "write_json"]
 
 
 LOCK = ".lock"
 """The lock file in a results folder."""
+_TRIES = 16
+"""Tries to lock a folder whose lock file other processes remove and create meanwhile."""
+
+
+def check_path(path: Path, error: type[AcpcError]) -> None:
+    """Raise ``error`` when ``path`` cannot be a results folder: an existing file, a
+    symbolic link to nothing, a path under a file, a relative path in a current folder that
+    was deleted, or a folder (or, for one to create, its nearest existing parent) that is
+    not writable. Writes nothing."""
+    try:
+        _check_path(path, error)
+    except OSError as exc:  # say, a name too long for the file system
+        raise error(f"cannot use --out {path}: {exc.strerror}") from None
+
+
+def _check_path(path: Path, error: type[AcpcError]) -> None:
+    if path.is_symlink() and not path.exists():
+        raise error(f"--out {path} is a symbolic link to {os.readlink(path)}, which does not exist")
+    if path.exists() and not path.is_dir():
+        raise error(f"--out {path} is a file, not a folder")
+    if not path.is_absolute():
+        try:
+            os.getcwd()
+        except FileNotFoundError:
+            raise error(
+                f"cannot create --out {path}: the current folder no longer exists (it was "
+                "deleted); cd to another folder, or give --out as an absolute path"
+            ) from None
+    existing = path
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing != path and not existing.is_dir():
+        raise error(f"cannot create --out {path}: {existing} is a file")
+    why = why_unwritable(existing)
+    if why is not None and existing != path:
+        raise error(f"cannot create --out {path}: {existing} is {why}")
+    if why is not None:
+        raise error(f"cannot write in --out {path}: it is {why}")
 
 
 class FolderLock:
@@ -53,16 +93,22 @@ class FolderLock:
 
     @classmethod
     def take(cls, path: Path, what: str, error: type[AcpcError]) -> FolderLock:
-        """Create the folder ``path`` if need be and lock it, or raise ``error`` saying
-        that another ``what`` (a match, a tournament) runs there, or why the folder cannot
-        be used."""
+        """Check that ``path`` can be a results folder (:func:`check_path`: the one check),
+        create it if need be and lock it, or raise ``error`` saying that another ``what``
+        (a match, a tournament) runs there, or why the folder cannot be used."""
+        check_path(path, error)
         lock = path / LOCK
-        while True:
+        # Each try but the last ends because another process changed the folder as this
+        # one took it (bounded: a folder that cannot be made fails at once, never spins).
+        for _ in range(_TRIES):
             try:
                 path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise error(f"cannot create --out {path}: {exc.strerror}") from None
+            try:
                 fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
             except FileNotFoundError:
-                continue  # released (and removed) by the run before, just now
+                continue  # the folder was removed as its lock file was opened: again
             except OSError as exc:
                 raise error(f"cannot write in --out {path}: {exc.strerror}") from None
             try:
@@ -72,6 +118,10 @@ class FolderLock:
                 os.close(fd)
                 raise
             os.close(fd)  # a lock file the run before removed as we opened it: again
+        raise error(
+            f"cannot lock --out {path}: its lock file changed {_TRIES} times as it was taken "
+            "(is something removing it?)"
+        )
 
     def release(self) -> None:
         """Remove the lock file and unlock (in this order: a run that opened the file just

@@ -43,8 +43,8 @@ from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
 from dealer.running.duplicate import Transport
 from dealer.running.match import MatchRequest, check_match, default_jobs
-from dealer.running.matchfolder import SUMMARY, check_path, read_summary
-from dealer.running.resultfiles import json_bytes
+from dealer.running.matchfolder import SUMMARY, read_summary
+from dealer.running.resultfiles import check_path, json_bytes
 from dealer.running.tasks import Executor, MatchTask, TaskResult
 from dealer.running.tournamentfolder import (
     CROSSTABLE_PLOT,
@@ -54,7 +54,7 @@ from dealer.running.tournamentfolder import (
     TournamentFolder,
 )
 from dealer.running.tournamentfolder import check_match as check_played
-from dealer.running.tournamentplan import PlannedMatch, TournamentPlan
+from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 from dealer.running.tournamentreport import (
     TournamentReport,
     pairings_aivat,
@@ -217,7 +217,7 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
         game.big_blind,
         vs=request.vs is not None,
     )
-    check_path(request.out_dir)
+    check_path(request.out_dir, TournamentError)
     for a, b in plan.pairings:
         match = plan.match(a, b, plan.seed)
         check_match(_match_request(request, plan, match, request.out_dir / match.name))

@@ -41,9 +41,9 @@ from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_fil
 from acpcbot.writing import check_writable, replace_file, temporary_name, writing
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log
 from dealer.analysis.stats import SampleSums, pair_sorted
-from dealer.running.matchfolder import SUMMARY, check_path, read_summary
+from dealer.running.duplicate import plan_json
+from dealer.running.matchfolder import SUMMARY, read_summary
 from dealer.running.resultfiles import LOCK, FolderLock, write_json
-from dealer.running.summary import plan_json
 from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 
 __all__ = [
@@ -167,7 +167,6 @@ class TournamentFolder:
     def open(cls, path: Path, plan: TournamentPlan) -> TournamentFolder:
         """Create (if need be), lock and claim ``path`` for ``plan``'s tournament; its
         ``tournament.json`` says ``"status": "running"``."""
-        check_path(path)
         lock = FolderLock.take(path, "tournament", TournamentError)
         try:
             _claim(path, plan)

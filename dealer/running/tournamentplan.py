@@ -30,8 +30,7 @@ from typing import Any
 
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM
-from dealer.running.duplicate import DuplicatePlan, derived_seed
-from dealer.running.summary import plan_json
+from dealer.running.duplicate import DuplicatePlan, derived_seed, plan_json
 
 __all__ = ["MAX_SEED", "PlannedMatch", "TournamentError", "TournamentPlan"]
 

@@ -15,7 +15,7 @@ Both block (a 100,000-hand log takes seconds): the server calls them in a worker
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     log = Path(tmp) / "m.log"
 ...     _ = log.write_text("STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
-...                        "STATE:1:rf:9h6s|3d3h:10|-10:B|A\\n")
+...                        "STATE:1:rf:9h6s|3d3h:-10|10:B|A\\n")
 ...     index = HandIndex.read(log)
 ...     total, rows = index.select(HandFilter(order="pot"))
 ...     hand = index.hand(0)

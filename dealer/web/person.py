@@ -440,6 +440,9 @@ class PersonEntrant:
         del seed  # a person's choices are their own
         return PersonAtSeat(self.table)
 
+    def check(self, game: Game) -> None:
+        del game  # a person plays what the table shows
+
     def strategy(self, game: Game) -> Strategy | None:
         del game
         return None

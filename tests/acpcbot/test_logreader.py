@@ -39,11 +39,11 @@ def test_what_the_reader_gives(limit_game: Game) -> None:
     assert [hand.line for hand in hands] == STATES
     assert [hand.hand_number for hand in hands] == list(range(6))
     assert hands[1].names == ("B", "A") and hands[1].order == (1, 0)
-    assert hands[5].values == (7.5, -7.5)
+    assert hands[5].values == (5, -5)
     assert all(hand.record() == parse_state_line(hand.line) for hand in hands)
     assert hands[0].record(limit_game) == hands[0].record()  # replayed under the rules
     assert log.players == ("A", "B") and log.seat_names() == ("A", "B") and log.hands == 6
-    assert log.score is not None and log.score.totals == (52.5, -52.5) and log.score_line == 11
+    assert log.score is not None and log.score.totals == (55, -55) and log.score_line == 11
     assert log.score_bytes == SCORE and log.cut_line is None and log.size == len(LOG)
 
 

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,3 +61,48 @@ def test_the_installed_command_end_to_end() -> None:
         [command, "equity", "AsAc", "KdKh", "--json"], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout)["equity"][0] == pytest.approx(0.81255, abs=1e-5)
+
+
+def test_trials_are_bounded_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["equity", "random", "random", "--trials", "10000000000"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (
+        "acpcbot equity: error: argument --trials: at most 1,000,000,000 deals (the standard "
+        "error of an equity is then under 0.002%, below the 0.01% shown; more only take "
+        "longer): 10000000000 (see acpcbot equity --help)\n"
+    )
+
+
+@pytest.mark.e2e
+def test_a_long_run_shows_its_progress_and_stops_at_ctrl_c() -> None:
+    command = str(Path(sys.executable).with_name("acpcbot"))
+    leader, follower = pty.openpty()  # stderr on a terminal: the progress bar
+    process = subprocess.Popen(
+        [command, "equity", "random", "random", "--trials", "1000000000"],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+    )
+    os.close(follower)
+    shown, asked = b"", None
+    deadline = time.monotonic() + 120
+    try:
+        while process.poll() is None or select.select([leader], [], [], 0.1)[0]:
+            assert time.monotonic() < deadline, shown
+            if select.select([leader], [], [], 0.1)[0]:
+                try:
+                    shown += os.read(leader, 65536)
+                except OSError:
+                    break
+            if asked is None and b" deals/s" in shown:  # sampling, and saying how far
+                process.send_signal(signal.SIGINT)
+                asked = time.monotonic()
+        out, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        os.close(leader)
+    assert asked is not None, shown
+    assert time.monotonic() - asked < 5  # not the minutes a billion deals take
+    assert process.returncode == 130 and out == ""
+    assert shown.decode().endswith("acpcbot: interrupted\r\n")

@@ -65,7 +65,7 @@ def test_a_log_with_hidden_hole_cards_is_a_one_line_error(
 ) -> None:
     hidden = tmp_path / "hidden.log"
     hidden.write_text(
-        "STATE:0:cc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:-20|20:a|b\nSTATE:1:rf:9h6s|:10|-10:b|a\n"
+        "STATE:0:cc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:10|-10:a|b\nSTATE:1:rf:9h6s|:-10|10:b|a\n"
     )
     assert main(["infogain", str(hidden)]) == 1
     err = capsys.readouterr().err

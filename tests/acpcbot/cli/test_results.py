@@ -38,7 +38,7 @@ HEADER = (
     "# name/game/hands/seed m holdem.limit.2p.reverse_blinds.game 4 7\n"
     "#--t_response 600000\n#--t_hand 600000\n#--t_per_hand 7000\n"
 )
-HANDS = "STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\nSTATE:1:rf:9h6s|3d3h:10|-10:B|A\n"
+HANDS = "STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\nSTATE:1:crf:9h6s|3d3h:10|-10:B|A\n"
 
 
 @pytest.fixture(autouse=True)
@@ -136,6 +136,47 @@ def test_a_copy_of_the_same_log_is_not_a_pair(
     assert "the same log twice" in _error_line(capsys.readouterr().err)
 
 
+DAMAGED_HANDS = {
+    # (a hand that no dealer plays, after a good one; what is wrong with it)
+    "a card twice": (
+        "STATE:1:crf:7d7d|3d3h:10|-10:B|A",
+        "7d is dealt twice: '7d7d|3d3h'",
+    ),
+    "five raises before the flop (the cap is three)": (
+        "STATE:1:rrrrrc/cc/cc/cc:9h6s|3d3h/5sKs7s/9s/6h:-50|50:B|A",
+        "illegal betting: hand 1: raise not allowed (cap reached or nobody left to call): r",
+    ),
+    "values that do not sum to zero": (
+        "STATE:1:crf:9h6s|3d3h:10|-5:B|A",
+        "the values 10|-5 do not sum to zero",
+    ),
+    "values the betting does not give": (
+        "STATE:1:crf:9h6s|3d3h:-10|10:B|A",
+        "the values -10|10, where the betting gives 10|-10",
+    ),
+    "the loser of a showdown paid": (
+        "STATE:1:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:-20|20:B|A",
+        "the values -20|20, where the cards and the betting give 20|-20",
+    ),
+    "a betting that does not end the hand": (
+        "STATE:1:rc/c:7d3d|2hAc/5sKs7s:0|0:B|A",
+        "the betting 'rc/c' does not end the hand",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["results", "stats"])
+@pytest.mark.parametrize("damage", sorted(DAMAGED_HANDS))
+def test_a_hand_no_dealer_plays_fails_naming_the_log_and_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, damage: str
+) -> None:
+    line, why = DAMAGED_HANDS[damage]
+    log = tmp_path / "m.log"
+    log.write_text(HEADER + HANDS.splitlines()[0] + "\n" + line + "\n")
+    assert main([command, str(log)]) == 1
+    assert _error_line(capsys.readouterr().err) == f"acpcbot: error: {log}:6: {why}"
+
+
 def test_the_same_players_in_the_same_seats_are_not_a_pair(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -143,7 +184,7 @@ def test_the_same_players_in_the_same_seats_are_not_a_pair(
     first = tmp_path / "a.log"
     first.write_text(HEADER + HANDS)
     second = tmp_path / "b.log"
-    second.write_text(HEADER + HANDS.replace("20|-20", "30|-30"))
+    second.write_text(HEADER + HANDS.replace(":crf:", ":f:").replace("10|-10", "5|-5"))
     assert main(["results", str(first), str(second), "--big-blind", "10"]) == 1
     line = _error_line(capsys.readouterr().err)
     assert "seats are not reversed: A in seat 1 of both" in line

@@ -124,3 +124,22 @@ def test_bad_input_is_refused() -> None:
         weights = np.zeros(NUM_COMBOS)
         weights[combo_index(*c("AhKd"))] = 1.0
         hand_vs_range(c("AhAd"), weights)
+
+
+@pytest.mark.parametrize("hands", [[c("AhAd"), None], [None, None, c("7c2d")]])
+def test_sampling_in_chunks_draws_the_showdowns_of_one_call(
+    hands: list[list[int] | None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What makes a long run stoppable (Ctrl-C between chunks) changes no result."""
+    from acpcbot.handeval import equity as module
+    from acpcbot.handeval.montecarlo import sample_counts
+
+    holes = np.array([[-1, -1] if h is None else h for h in hands], dtype=np.int64)
+    board = np.zeros(0, np.int64)
+    counts = np.zeros((len(hands), len(hands) + 1))
+    sample_counts(holes, board, np.zeros((0, NUM_COMBOS)), COMBO_CARDS, 2_500, 7, counts)
+    monkeypatch.setattr(module, "CHUNK_TRIALS", 1_000)
+    told: list[int] = []
+    chunked = equity(hands, trials=2_500, seed=7, max_exact=0, on_progress=told.append)
+    assert told == [1_000, 2_000, 2_500]
+    assert chunked.equity == module._shares(counts, 2_500)

@@ -20,7 +20,8 @@ from dealer.analysis.playedlog import read_log
 from dealer.analysis.stats import estimate, pair_sorted
 from dealer.referee.decisionlog import read_decisions
 from dealer.running import MatchRequest, run_match
-from dealer.running.duplicate import DuplicatePlan, Transport, play_half
+from dealer.running.duplicate import DuplicatePlan, Transport
+from dealer.running.halves import play_half
 from tests.conftest import REPO
 from tests.leduc import (
     LEDUC,

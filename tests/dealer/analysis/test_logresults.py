@@ -90,12 +90,12 @@ def test_a_game_file_a_log_names_is_never_quoted(tmp_path: Path) -> None:
 
 
 def test_warnings_and_strict_failures(tmp_path: Path) -> None:
-    wrong = _write(tmp_path, "w.log", LOG.replace(b"SCORE:52.5|-52.5", b"SCORE:1|-1"))
-    cut = _write(tmp_path, "c.log", LOG[:-20])
+    wrong = _write(tmp_path, "w.log", LOG.replace(b"SCORE:55|-55", b"SCORE:1|-1"))
+    cut = _write(tmp_path, "c.log", LOG[:-5])
     unfinished = _write(tmp_path, "u.log", LOG[: LOG.index(b"SCORE")])
     report = report_logs([wrong])
     assert report.failed == 1 and report.warnings == (
-        f"{wrong}: SCORE:1|-1:A|B disagrees with the STATE lines, which sum to 52.5|-52.5",
+        f"{wrong}: SCORE:1|-1:A|B disagrees with the STATE lines, which sum to 55|-55",
     )
     report = report_logs([cut])
     assert report.failed == 1 and report.warnings == (

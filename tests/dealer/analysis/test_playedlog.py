@@ -22,13 +22,14 @@ HEADER = (
 )
 STATES = [
     b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B",
-    b"STATE:1:rf:9h6s|3d3h:10|-10:B|A",
-    b"STATE:2:rrc/rc/rc/rf:4d6c|QsJh/3c9sJc/2d:40|-40:A|B",
-    b"STATE:3:rc/cc/cc/cc:Ad3s|8d5d/2cAs8s/Tc/4h:-10|10:B|A",
-    b"STATE:4:cc/cc/cc/cc:Ad3s|8d5d/2cAs8s/Tc/4h:0|0:A|B",
-    b"STATE:5:cc/cc/cc/cc:Ad3s|8d5d/2cAs8s/Tc/4h:7.5|-7.5:B|A",
+    b"STATE:1:crf:9h6s|3d3h:10|-10:B|A",
+    b"STATE:2:rrc/rc/rf:4d6c|QsJh/3c9sJc/2d:40|-40:A|B",
+    b"STATE:3:rf:Ad3s|8d5d:-10|10:B|A",
+    b"STATE:4:cc/cc/cc/cc:2c3d|2d3c/TsJdQh/Kc/Ah:0|0:A|B",
+    b"STATE:5:f:Ad3s|8d5d:5|-5:B|A",
 ]
-SCORE = b"SCORE:52.5|-52.5:A|B"
+"""Hands as the rules of the game the header names play them (values included)."""
+SCORE = b"SCORE:55|-55:A|B"
 LOG = HEADER + b"\n".join([*STATES, SCORE]) + b"\n"
 
 
@@ -61,9 +62,9 @@ def _read_or_refuse(data: bytes) -> PlayedLog | None:
 def test_what_a_log_says() -> None:
     log = _read(LOG)
     assert log.seat_names == ("A", "B") and log.hands == 6
-    assert log.totals() == (52.5, -52.5) and log.score_agrees() is True
+    assert log.totals() == (55, -55) and log.score_agrees() is True
     assert log.header is not None and log.header.seed == 7 and log.cut_line is None
-    assert list(log.chips["A"]) == [20, -10, 40, 10, 0, -7.5]
+    assert list(log.chips["A"]) == [20, -10, 40, 10, 0, -5]
 
 
 def test_crlf_comments_and_blank_lines_are_read() -> None:
@@ -78,10 +79,10 @@ def test_a_byte_order_mark_is_skipped() -> None:
 
 def test_a_score_that_disagrees_is_read_and_said() -> None:
     log = _read(LOG.replace(SCORE, b"SCORE:50|-50:A|B"))
-    assert log.score_agrees() is False and log.totals_text() == "52.5|-52.5"
+    assert log.score_agrees() is False and log.totals_text() == "55|-55"
 
 
-@pytest.mark.parametrize("cut", [1, 9, 30, len(STATES[5]) - 1])
+@pytest.mark.parametrize("cut", [1, 9, 20, len(STATES[5]) - 1])
 def test_a_line_cut_short_is_left_out(cut: int) -> None:
     data = HEADER + b"\n".join(STATES[:5]) + b"\n" + STATES[5][:cut]
     log = _read(data)

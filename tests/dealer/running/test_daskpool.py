@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -100,8 +102,12 @@ def test_a_dask_cluster_gives_the_same_logs_and_crosstable_as_one_process(
 
 
 def _playing(scratch: Path) -> bool:
-    """A worker is in the middle of a match: its scratch log holds hands."""
-    return any(b"STATE:" in log.read_bytes() for log in scratch.glob("acpcbot-match-*/*/*.log"))
+    """A worker is in the middle of a match, and has said so: its scratch log holds the
+    hands of a few progress reports (one every 64 hands; the log has each hand as it ends)."""
+    return any(
+        log.read_bytes().count(b"\nSTATE:") >= 256
+        for log in scratch.glob("acpcbot-match-*/*/*.log")
+    )
 
 
 def test_a_worker_killed_in_the_middle_of_a_match_changes_nothing(
@@ -157,4 +163,37 @@ def test_an_unreachable_scheduler_is_a_one_line_error_before_any_file(tmp_path: 
         )
         and done.stderr.count("\n") == 1
     )
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_refused_connection_is_one_line_at_once(tmp_path: Path) -> None:
+    """Not after Dask's 30 s of trying again (``distributed.comm.timeouts.connect``): a
+    port where nothing listens refuses at once."""
+    with socket.socket() as taken:  # a port of ours, not listening: connections are refused
+        taken.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{taken.getsockname()[1]}"
+        started = time.monotonic()
+        done = subprocess.run(
+            [
+                str(ACPCBOT),
+                "tournament",
+                "example",
+                "always-call",
+                "--out",
+                "t",
+                "--scheduler",
+                address,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        seconds = time.monotonic() - started
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"acpcbot: error: cannot reach the Dask scheduler at {address}: Connection refused\n"
+    )
+    assert seconds < 10, seconds  # the command's start, not Dask's 30 s
     assert not (tmp_path / "t").exists()

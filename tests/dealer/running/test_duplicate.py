@@ -8,10 +8,14 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cli import main
-from agents.registry import entrant
+from acpcbot.game import bundled_game
+from acpcbot.player import Player
+from agents.registry import create_agent, entrant
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
 from dealer.running import MatchRequest, Transport, run_match
+from dealer.running.duplicate import DuplicatePlan
+from dealer.running.halves import play_half
 
 
 def _as_corpus(text: str, names: dict[str, str], match_name: str) -> str:
@@ -165,3 +169,28 @@ def test_an_agent_that_raises_ends_an_inprocess_match_with_a_clear_error() -> No
     referee = Referee(MatchConfig("m", bundled_game(), "g", 10, 1, ("A", "B")))
     with pytest.raises(PlayerFailedError, match=r"failed in hand 3: ZeroDivisionError: oops"):
         play_in_process(referee, [Broken(), AlwaysCall()])
+
+
+def test_every_finished_hand_is_in_the_files_before_the_next_begins(tmp_path: Path) -> None:
+    """A match killed (SIGKILL) loses no hand it finished: each hand's line is handed to
+    the system (not kept in a buffer) before the next hand is dealt, in the log and in the
+    decisions file."""
+    plan = DuplicatePlan(("example", "always-call"), 40, 3, (1, 2))
+    log, probs = tmp_path / plan.log_name(0), tmp_path / plan.decisions_name(0)
+    on_disk: list[tuple[int, int]] = []
+
+    def on_hand(hands: int, chips: float) -> None:
+        del hands, chips
+        header = 2  # the decisions file's two comment lines
+        on_disk.append(
+            (log.read_bytes().count(b"\nSTATE:"), probs.read_bytes().count(b"\n") - header)
+        )
+
+    def make_player(which: int, seed: int) -> Player:
+        return create_agent(plan.agents[which], seed)
+
+    outcome = play_half(
+        plan, 0, bundled_game(), tmp_path, make_player, on_hand=on_hand, record_decisions=True
+    )
+    assert outcome.finished
+    assert on_disk == [(hand, hand) for hand in range(1, 41)]

@@ -26,7 +26,7 @@ from acpcbot.cli import main
 from acpcbot.errors import AcpcError
 from acpcbot.game import bundled_game
 from acpcbot.logconfig import get_logger
-from acpcbot.player import BettingView, HandResult, Player
+from acpcbot.player import BettingView, HandResult, MatchInfo, Player
 from acpcbot.protocol.matchstate import MatchState
 from agents.registry import AGENTS, AgentEntry, entrant
 from agents.simple import AlwaysCall
@@ -66,6 +66,22 @@ class LoudCaller(AlwaysCall):
     def end_hand(self, result: HandResult) -> None:
         if result.state.hand_number % 100 == 0:
             get_logger("loud").warning("loud", hand=result.state.hand_number)
+
+
+class CountsItsMaking(AlwaysCall):
+    """Calls; counts the agents of it made and the matches they began."""
+
+    name = "counts-its-making"
+    made = 0
+    began = 0
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        type(self).made += 1
+
+    def begin_match(self, info: MatchInfo) -> None:
+        super().begin_match(info)
+        type(self).began += 1
 
 
 def _register(monkeypatch: pytest.MonkeyPatch, agent: type[AlwaysCall]) -> str:
@@ -111,6 +127,50 @@ def test_a_bad_out_is_a_one_line_error(tmp_path: Path, case: str) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
 
 
+_CANNOT_BE_MADE = {
+    # (the command, run by sh in tmp_path; the one line it gives after "acpcbot: error: ")
+    "from a deleted current folder": (
+        "mkdir gone && cd gone && rmdir ../gone && exec {acpcbot} match example always-call "
+        "--hands 10",
+        "cannot create --out example-vs-always-call.seed0.n10: the current folder no longer "
+        "exists (it was deleted); cd to another folder, or give --out as an absolute path",
+    ),
+    "a match into /proc": (
+        "exec {acpcbot} match example always-call --hands 10 --out /proc/acpcbot-x",
+        "cannot create --out /proc/acpcbot-x: ",
+    ),
+    "a tournament into /proc": (
+        "exec {acpcbot} tournament example always-call --hands 10 --out /proc/acpcbot-y",
+        "cannot create --out /proc/acpcbot-y: ",
+    ),
+    "a dangling symbolic link": (
+        "ln -s nowhere/m m && exec {acpcbot} match example always-call --hands 10 --out m",
+        "--out m is a symbolic link to nowhere/m, which does not exist",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CANNOT_BE_MADE))
+@pytest.mark.e2e
+def test_an_out_that_cannot_be_made_is_one_line_at_once(tmp_path: Path, case: str) -> None:
+    """Not a loop at 100% CPU (``mkdir`` says "No such file or directory" in a deleted
+    folder, and in /proc to root)."""
+    command, message = _CANNOT_BE_MADE[case]
+    started = time.monotonic()
+    done = subprocess.run(
+        ["sh", "-c", command.format(acpcbot=ACPCBOT)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert time.monotonic() - started < 10  # the command's start, not a wait
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"acpcbot: error: {message}"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
 # -- defect 2: an agent that cannot play the game is named at once, in both transports ----
 
 
@@ -154,6 +214,21 @@ def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixt
         "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
         "from = preflop|flop|turn|river)\n"
     )
+
+
+def test_checking_a_match_makes_no_agent_and_begins_no_match(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from dealer.running import check_match
+
+    name = _register(monkeypatch, CountsItsMaking)
+    monkeypatch.setattr(CountsItsMaking, "made", 0)
+    monkeypatch.setattr(CountsItsMaking, "began", 0)
+    request = MatchRequest(entrant(name), entrant("example"), hands=3, jobs=1, out=tmp_path / "m")
+    assert check_match(request) == bundled_game()
+    assert (CountsItsMaking.made, CountsItsMaking.began) == (0, 0)
+    run_match(request)  # one agent a half, each beginning its half's match
+    assert (CountsItsMaking.made, CountsItsMaking.began) == (2, 2)
 
 
 def test_more_hands_than_the_reference_dealer_plays_are_refused() -> None:

@@ -4,6 +4,7 @@ Ctrl-C, SIGTERM or SIGKILL, ends with the files of a run that was never stopped.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import time
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.dealer.running.test_match import ACPCBOT, _acpcbot
+from tests.dealer.running.test_match import ACPCBOT, _acpcbot, _on_a_terminal
 
 pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
 
@@ -89,7 +90,7 @@ def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> sub
 def test_the_same_command_goes_on_with_a_stopped_match(
     tmp_path: Path, plicas_dpp: Path, how: signal.Signals
 ) -> None:
-    # An in-process half writes its log every 256 hands: stopped after its first batch.
+    # (Each hand is in the log as it ends: stopped anywhere, here after a few hundred.)
     match = _stopped(PLICAS_DPP, tmp_path, how, after=2 * 256)
     folder = tmp_path / "m"
     summary = _summary(folder)
@@ -153,3 +154,16 @@ def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
     assert forced.returncode == 0, forced.stderr
     assert "going on" not in forced.stderr
     assert _files(folder) == _files(plicas_dpp)
+
+
+def test_the_progress_line_says_how_far_it_is_playing_the_hands_again(tmp_path: Path) -> None:
+    args = ["match", "example", "always-call", "--hands", "30000", "--seed", "5", "--out", "m"]
+    match = _stopped(args, tmp_path, signal.SIGTERM, after=20_000)
+    assert match.returncode == 130
+    played = _played(tmp_path / "m")
+    assert 20_000 <= played < 60_000
+    returncode, text = _on_a_terminal([*args, "--jobs", "2"], tmp_path)
+    assert returncode == 0, text
+    assert f"the {played:,} hands it played are played again first" in text
+    assert re.search(rf"/60,000 hands, [0-9,]+ hands/s, replaying [0-9,]+/{played:,} hands ", text)
+    assert f"replaying {played:,}/" not in text  # (the line says nothing once it is done)

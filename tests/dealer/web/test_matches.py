@@ -11,8 +11,8 @@ import pytest
 
 from agents.registry import entrant
 from dealer.running import MatchRequest, TournamentRequest, run_match, run_tournament
+from dealer.running.duplicate import plan_json, started_json
 from dealer.running.matchfolder import MatchFolder
-from dealer.running.summary import plan_json, started_json
 from dealer.web.matches import LiveBoard
 from dealer.web.roots import Roots
 
