@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.game import Game
+from acpcbot import Game, game_of_log
 from agents.registry import known_strategies
-from dealer.analysis import game_of_log, read_log
+from dealer.analysis import read_log
 from dealer.analysis.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
 
 FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
@@ -40,7 +40,7 @@ def match_parts(folder: Path) -> tuple[FloatArray, FloatArray, Game]:
     if len(logs) != 2:
         raise SystemExit(f"fit_aivat_value: {folder} does not hold a duplicate match's 2 logs")
     played = [read_log(path) for path in logs]
-    game = game_of_log(played[0])
+    game = game_of_log(played[0].path, played[0].header)
     name = played[0].seat_names[0]
     zero = BetValue(np.zeros((game.num_rounds, RAISES_SEEN + 1, BET_FEATURES)))
     value = CheckDownValue(game, bets=zero)
