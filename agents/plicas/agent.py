@@ -26,7 +26,7 @@ from acpcbot.handeval.combos import combo_index
 from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
-from acpcbot.rules import HandState
+from acpcbot.rules import HandState, replay
 from agents.base import Agent
 from agents.common.weights import board_ranking
 from agents.plicas.actionmodel import ActionModel
@@ -43,7 +43,7 @@ from agents.plicas.merge import decide, merge
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
 from agents.plicas.preflop import preflop_triple
-from agents.plicas.riversearch import RiverSpot, river_values
+from agents.plicas.riversearch import river_values
 from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
@@ -192,19 +192,13 @@ class Plicas(Agent):
         self, situation: Situation, betting: BettingView, profile: OpponentProfile
     ) -> Triple:
         ranking = board_ranking(tuple(situation.board))
-        spot = RiverSpot(
-            mine=betting.spent[situation.position],
-            theirs=betting.spent[situation.opponent],
-            bet=situation.bet,
-            raises=situation.num_raises,
-            max_raises=self.game.max_raises[situation.round],
-            position=situation.position,
-            acted=bool(betting.actions[situation.round]),
-        )
+        hand = self._replay  # the hand the exploitation unit follows, when it is on
+        if hand is None:
+            hand = replay(self.game, betting.actions, situation.hand_number)
         calibration = self.reading_calibration()
         own = rank7(*situation.hole, *situation.board)
         values = river_values(
-            spot,
+            hand,
             own,
             ranking.values,
             self.weights.weights,
