@@ -23,10 +23,10 @@ from pathlib import Path
 from acpcbot.game import Game, bundled_game, load_game
 from acpcbot.options import add_progress_options, progress_of
 from acpcbot.progress.display import ProgressDisplay, Show
+from agents.common.bettingtree import NodeKind
 from agents.common.manifest import DATA_DIR
 from agents.dpp.solver import AbstractGame, CfrPlus
 from agents.dpp.strategy import Strategy
-from agents.dpp.tree import NodeKind
 
 PRESETS: dict[str, tuple[tuple[int, ...], int]] = {
     "dpp": ((169, 256, 256, 128), 2000),

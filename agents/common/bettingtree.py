@@ -10,10 +10,15 @@ offers (:meth:`~acpcbot.rules.HandState.children`), nothing re-encoded — once,
 * ``children[n, a]``: the child after action ``a`` (0 fold, 1 call, 2 raise; ``-1`` when
   illegal); a chance node's only child is ``children[n, 0]``;
 * ``payoff[n]``: chips won by position 0 at a fold; at a showdown, what position 0 wins
-  when its hand is better (it loses as much when worse and nothing on a tie).
+  when its hand is better (it loses as much when worse and nothing on a tie);
+* ``spent[n, p]``: the chips position ``p`` has put in; ``raises[n]``: the raises made in
+  the node's round so far.
 
 Each node's betting is kept as the protocol text (``"crc/r"``), which is also the node part
-of an information-set key (see :mod:`agents.dpp.infoset`).
+of an information-set key (see :mod:`agents.dpp.infoset`), and finds a decision node
+(:meth:`BettingTree.decision_node`). The tree of a game is built once a process
+(:func:`betting_tree`): dpp's solver walks its arrays, loki2's simulation kernel its
+:attr:`~BettingTree.table`.
 
 >>> from acpcbot.game import bundled_game
 >>> tree = BettingTree.build(bundled_game())
@@ -26,7 +31,9 @@ of an information-set key (see :mod:`agents.dpp.infoset`).
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +45,22 @@ from acpcbot.rules import HandState
 
 ACTION_ORDER: tuple[ActionType, ...] = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
 """Column order of every per-action array: fold, call, raise."""
+
+
+class TableColumn(enum.IntEnum):
+    """The columns of :attr:`BettingTree.table`."""
+
+    KIND = 0
+    PLAYER = 1
+    ROUND = 2
+    RAISES = 3
+    FOLD = 4
+    """The child after a fold; the call's and the raise's follow."""
+    CALL = 5
+    RAISE = 6
+    SPENT = 7
+    """Position 0's chips in; position 1's follow."""
+    SPENT_1 = 8
 
 
 class NodeKind(enum.IntEnum):
@@ -62,6 +85,8 @@ class BettingTree:
     round: npt.NDArray[np.int8]
     children: npt.NDArray[np.int32]
     payoff: npt.NDArray[np.float64]
+    spent: npt.NDArray[np.int64]
+    raises: npt.NDArray[np.int8]
     betting: tuple[str, ...]
     _index: dict[str, int] = field(repr=False)
 
@@ -75,6 +100,8 @@ class BettingTree:
         rounds: list[int] = []
         children: list[list[int]] = []
         payoffs: list[float] = []
+        spent: list[list[int]] = []
+        raises: list[int] = []
         betting: list[str] = []
 
         def add(kind: NodeKind, hand: HandState, player: int) -> int:
@@ -83,6 +110,8 @@ class BettingTree:
             rounds.append(hand.round)
             children.append([-1, -1, -1])
             payoffs.append(_payoff(kind, hand))
+            spent.append(list(hand.spent))
+            raises.append(hand.num_raises)
             betting.append(hand.betting_text())
             return len(kinds) - 1
 
@@ -110,9 +139,29 @@ class BettingTree:
             round=np.array(rounds, dtype=np.int8),
             children=np.array(children, dtype=np.int32),
             payoff=np.array(payoffs, dtype=np.float64),
+            spent=np.array(spent, dtype=np.int64),
+            raises=np.array(raises, dtype=np.int8),
             betting=tuple(betting),
             _index=decisions,
         )
+
+    @functools.cached_property
+    def table(self) -> npt.NDArray[np.integer[Any]]:
+        """The tree as one row a node (:class:`TableColumn`: kind, player, round, raises,
+        the three children, what each position has put in), of the smallest integer type
+        that holds them: the form a numba kernel walks fastest, a row a step in few cache
+        lines."""
+        columns: list[npt.NDArray[np.integer[Any]]] = [
+            self.kind,
+            self.player,
+            self.round,
+            self.raises,
+            self.children,
+            self.spent,
+        ]
+        table = np.column_stack(columns)
+        fits = np.int16 if max(self.num_nodes, int(self.spent.max())) <= 2**15 - 1 else np.int32
+        return np.ascontiguousarray(table.astype(fits))
 
     @property
     def num_nodes(self) -> int:
@@ -138,6 +187,13 @@ class BettingTree:
     def legal_actions(self, node: int) -> tuple[ActionType, ...]:
         """The actions with a child at ``node``, in the order fold, call, raise."""
         return tuple(a for a, c in zip(ACTION_ORDER, self.children[node], strict=True) if c >= 0)
+
+
+@functools.cache
+def betting_tree(game: Game) -> BettingTree:
+    """The betting tree of ``game``, built the first time it is asked for and kept (building
+    it walks every node through the rules)."""
+    return BettingTree.build(game)
 
 
 def _payoff(kind: NodeKind, hand: HandState) -> float:

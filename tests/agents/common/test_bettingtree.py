@@ -12,7 +12,13 @@ from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import NOLIMIT_HOLDEM, Game, bundled_game, load_game
 from acpcbot.protocol.matchstate import parse_betting
 from acpcbot.rules import replay
-from agents.dpp.tree import ACTION_ORDER, BettingTree, NodeKind
+from agents.common.bettingtree import (
+    ACTION_ORDER,
+    BettingTree,
+    NodeKind,
+    TableColumn,
+    betting_tree,
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +37,7 @@ def test_hulhe_sizes(tree: BettingTree) -> None:
 def test_every_node_agrees_with_the_rules(tree: BettingTree) -> None:
     for n in range(tree.num_nodes):
         hand = replay(tree.game, parse_betting(tree.betting[n]))
+        assert list(tree.spent[n]) == hand.spent and tree.raises[n] == hand.num_raises
         kind = NodeKind(tree.kind[n])
         if kind is NodeKind.DECISION:
             assert not hand.finished
@@ -65,3 +72,18 @@ def test_leduc_tree(vectors: Path) -> None:
 def test_only_two_player_limit_games() -> None:
     with pytest.raises(UnsupportedGameError):
         BettingTree.build(bundled_game(NOLIMIT_HOLDEM))
+
+
+def test_the_tree_of_a_game_is_built_once(limit_game: Game) -> None:
+    assert betting_tree(limit_game) is betting_tree(bundled_game())
+
+
+def test_the_table_is_the_tree_a_row_a_node(tree: BettingTree) -> None:
+    table = tree.table
+    assert table.dtype == np.int16 and table.flags.c_contiguous  # HULHE's 17,221 nodes fit
+    assert (table[:, TableColumn.KIND] == tree.kind).all()
+    assert (table[:, TableColumn.PLAYER] == tree.player).all()
+    assert (table[:, TableColumn.ROUND] == tree.round).all()
+    assert (table[:, TableColumn.RAISES] == tree.raises).all()
+    assert (table[:, TableColumn.FOLD : TableColumn.RAISE + 1] == tree.children).all()
+    assert (table[:, TableColumn.SPENT : TableColumn.SPENT_1 + 1] == tree.spent).all()
