@@ -28,12 +28,13 @@ from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState, replay
 from agents.base import Agent
+from agents.common.rehearsal import rehearse_once
 from agents.common.weights import board_ranking
 from agents.plicas.actionmodel import ActionModel
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
-from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
+from agents.plicas.config import DYNAMIC, REHEARSED, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
 from agents.plicas.dprc import choose_range
 from agents.plicas.exploitation import ExploitationUnit
@@ -47,7 +48,6 @@ from agents.plicas.riversearch import river_values
 from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
-from agents.plicas.warmup import warm_up
 from agents.plicas.weights import RangeWeights
 from agents.triple import Triple
 
@@ -89,7 +89,9 @@ class Plicas(Agent):
         config = self.config
         self.exploitation = ExploitationUnit(ActionModel(config.memory), config.exploit_evidence)
         self._replay: HandState | None = None
-        warm_up(game)  # compile every kernel now, before the dealer's clock runs
+        # Every kernel a decision reaches compiled now, before the dealer's clock runs: once
+        # a process, throwaway PLICASes play the scripted hands of agents.common.rehearsal.
+        rehearse_once("PLICAS's kernels", _rehearsing_agents, game)
 
     def observe(self, state: MatchState, betting: BettingView) -> None:
         if state.hand_number != self._hand_number:
@@ -235,3 +237,7 @@ class PlicasStatic(Plicas):
 
     name = "plicas-static"
     CONFIG = STATIC
+
+
+def _rehearsing_agents() -> list[Agent]:
+    return [Plicas(0, config) for config in REHEARSED]

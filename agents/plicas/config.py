@@ -24,12 +24,12 @@ agents.errors.AgentOptionError: PLICAS option case-weight=nan: case-weight is a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.common import options as agent_options
 from agents.common.options import bounds as _bounds
 
-__all__ = ["DYNAMIC", "STATIC", "PlicasConfig"]
+__all__ = ["DYNAMIC", "REHEARSED", "STATIC", "PlicasConfig"]
 
 _MAX_HANDS = 1_000_000_000
 
@@ -121,3 +121,10 @@ STATIC = PlicasConfig(
 bluff unit) and hands read against the frozen generic opponent. The fold-equity unit stays
 on: with the model off it reads the generic opponent's fold rates, so it is a fixed rule
 (bet where a sound opponent folds often enough) that nothing the opponent does changes."""
+REHEARSED = (
+    replace(DYNAMIC, river_search=True),
+    replace(STATIC, river_search=True),
+)
+"""The configurations a throwaway PLICAS plays before a match so that every kernel is
+compiled (:meth:`agents.plicas.agent.Plicas.begin_match`): between them every unit, with
+the model on and off."""
