@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Never, TextIO
 
-from acpcbot.progress.running import eta_text
+from acpcbot.durations import eta_text
 
 if TYPE_CHECKING:
     from tqdm import tqdm
