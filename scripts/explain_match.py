@@ -36,7 +36,7 @@ from pathlib import Path
 
 from acpcbot import AcpcError, game_of_log
 from acpcbot.options import add_progress_options, progress_of
-from acpcbot.progress.display import ProgressDisplay
+from acpcbot.progress import ProgressDisplay
 from agents.registry import known_strategies
 from dealer.analysis import report_logs
 from dealer.analysis.aivatsplit import Grouping, split_aivat, split_csv_rows, split_lines

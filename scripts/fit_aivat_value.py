@@ -76,7 +76,7 @@ def ratio(results: FloatArray, parts: FloatArray, coefficients: FloatArray | Non
     return float(corrected.std() / results.std())
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("matches", nargs="+", type=Path, help="match folders (played --aivat)")
     parser.add_argument(
@@ -87,11 +87,16 @@ def main() -> int:
         type=Path,
         default=Path(__file__).resolve().parents[1] / "dealer/analysis/aivatvalue.py",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="match folders read at once")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="match folders read at once (1: in this process)"
+    )
+    args = parser.parse_args(argv)
     folders = [*args.matches, *args.check]
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        read = list(pool.map(match_parts, folders))
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            read = list(pool.map(match_parts, folders))
+    else:  # in this process
+        read = [match_parts(folder) for folder in folders]
     fitted = read[: len(args.matches)]
     residual = np.concatenate([r - p[:, 0] for r, p, _ in fitted])
     design = np.concatenate([p[:, 1:] for _, p, _ in fitted])
@@ -126,4 +131,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())
