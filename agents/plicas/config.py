@@ -66,7 +66,8 @@ class PlicasConfig:
     river_search: bool = False
     """On the river, search the rest of the betting against the learned model
     (:mod:`agents.plicas.riversearch`) instead of the postflop rule and fold-equity units.
-    Off by default: against dpp it lost about 48 mbb/g (see that module)."""
+    Off by default: it lost against dpp (docs/results/plicas.md, "A river search, measured
+    and left off")."""
     samples: int = field(default=600, metadata=_bounds(1, 1_000_000))
     """Monte Carlo samples per equity estimate on the flop and turn."""
     exploit: bool = True
