@@ -95,52 +95,19 @@ class BettingTree:
         """Enumerate the tree of ``game`` with the rules module."""
         if game.num_players != 2 or not game.is_limit:
             raise UnsupportedGameError("the betting tree needs a two-player limit game")
-        kinds: list[int] = []
-        players: list[int] = []
-        rounds: list[int] = []
-        children: list[list[int]] = []
-        payoffs: list[float] = []
-        spent: list[list[int]] = []
-        raises: list[int] = []
-        betting: list[str] = []
-
-        def add(kind: NodeKind, hand: HandState, player: int) -> int:
-            kinds.append(kind)
-            players.append(player)
-            rounds.append(hand.round)
-            children.append([-1, -1, -1])
-            payoffs.append(_payoff(kind, hand))
-            spent.append(list(hand.spent))
-            raises.append(hand.num_raises)
-            betting.append(hand.betting_text())
-            return len(kinds) - 1
-
-        def visit(hand: HandState) -> int:
-            if hand.finished:
-                kind = NodeKind.SHOWDOWN if hand.is_showdown else NodeKind.FOLD
-                return add(kind, hand, -1)
-            node = add(NodeKind.DECISION, hand, hand.current_player)
-            for action, child in hand.children():
-                column = ACTION_ORDER.index(action.type)
-                if not child.finished and child.round != hand.round:
-                    chance = add(NodeKind.CHANCE, child, -1)
-                    children[chance][0] = visit(child)
-                    children[node][column] = chance
-                else:
-                    children[node][column] = visit(child)
-            return node
-
-        visit(HandState(game))
+        nodes = _Nodes()
+        nodes.visit(HandState(game))
+        kinds, betting = nodes.kinds, nodes.betting
         decisions = {b: i for i, b in enumerate(betting) if kinds[i] == NodeKind.DECISION}
         return cls(
             game=game,
             kind=np.array(kinds, dtype=np.int8),
-            player=np.array(players, dtype=np.int8),
-            round=np.array(rounds, dtype=np.int8),
-            children=np.array(children, dtype=np.int32),
-            payoff=np.array(payoffs, dtype=np.float64),
-            spent=np.array(spent, dtype=np.int64),
-            raises=np.array(raises, dtype=np.int8),
+            player=np.array(nodes.players, dtype=np.int8),
+            round=np.array(nodes.rounds, dtype=np.int8),
+            children=np.array(nodes.children, dtype=np.int32),
+            payoff=np.array(nodes.payoffs, dtype=np.float64),
+            spent=np.array(nodes.spent, dtype=np.int64),
+            raises=np.array(nodes.raises, dtype=np.int8),
             betting=tuple(betting),
             _index=decisions,
         )
@@ -187,6 +154,49 @@ class BettingTree:
     def legal_actions(self, node: int) -> tuple[ActionType, ...]:
         """The actions with a child at ``node``, in the order fold, call, raise."""
         return tuple(a for a, c in zip(ACTION_ORDER, self.children[node], strict=True) if c >= 0)
+
+
+class _Nodes:
+    """The tree's columns as the walk fills them, a node at a time in preorder. (A class,
+    not functions nested in :meth:`BettingTree.build`: a recursive closure is a reference
+    cycle, which would keep every list of the walk alive until the next full collection.)"""
+
+    def __init__(self) -> None:
+        self.kinds: list[int] = []
+        self.players: list[int] = []
+        self.rounds: list[int] = []
+        self.children: list[list[int]] = []
+        self.payoffs: list[float] = []
+        self.spent: list[list[int]] = []
+        self.raises: list[int] = []
+        self.betting: list[str] = []
+
+    def add(self, kind: NodeKind, hand: HandState, player: int) -> int:
+        self.kinds.append(kind)
+        self.players.append(player)
+        self.rounds.append(hand.round)
+        self.children.append([-1, -1, -1])
+        self.payoffs.append(_payoff(kind, hand))
+        self.spent.append(list(hand.spent))
+        self.raises.append(hand.num_raises)
+        self.betting.append(hand.betting_text())
+        return len(self.kinds) - 1
+
+    def visit(self, hand: HandState) -> int:
+        """Add the node of ``hand`` and everything below it; its index."""
+        if hand.finished:
+            kind = NodeKind.SHOWDOWN if hand.is_showdown else NodeKind.FOLD
+            return self.add(kind, hand, -1)
+        node = self.add(NodeKind.DECISION, hand, hand.current_player)
+        for action, child in hand.children():
+            column = ACTION_ORDER.index(action.type)
+            if not child.finished and child.round != hand.round:
+                chance = self.add(NodeKind.CHANCE, child, -1)
+                self.children[chance][0] = self.visit(child)
+                self.children[node][column] = chance
+            else:
+                self.children[node][column] = self.visit(child)
+        return node
 
 
 @functools.cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,11 @@ def test_the_table_is_the_tree_a_row_a_node(tree: BettingTree) -> None:
     assert (table[:, TableColumn.RAISES] == tree.raises).all()
     assert (table[:, TableColumn.FOLD : TableColumn.RAISE + 1] == tree.children).all()
     assert (table[:, TableColumn.SPENT : TableColumn.SPENT_1 + 1] == tree.spent).all()
+
+
+def test_building_the_tree_leaves_no_garbage_for_the_collector(limit_game: Game) -> None:
+    """What the walk kept is freed when the tree is built, not at the next full collection
+    (which a loki2 decision would then pay for)."""
+    gc.collect()
+    BettingTree.build(limit_game)
+    assert gc.collect() < 100
