@@ -4,7 +4,8 @@ Cards and decks (:mod:`.cards`), game definitions (:mod:`.game`, the ``.game`` f
 one source of betting rules (:class:`HandState`, :mod:`.rules`: who acts, what is legal, the
 pot, the end of a round), the ACPC protocol (:mod:`acpcbot.protocol`: match states and their
 text, the log file's lines; pure), the one reader of log files (:func:`open_log`,
-:mod:`.logreader`: streamed, every line checked, compressed or not), hand evaluation and
+:mod:`.logreader`: streamed, every line checked, compressed or not; :func:`game_of_log`
+says which game a log is), hand evaluation and
 equity (:mod:`acpcbot.handeval`, numba), what a player is (:class:`Player`,
 :class:`Entrant`: :mod:`.player`), the asyncio protocol client (:func:`play_match`,
 :mod:`acpcbot.client`), telemetry and progress (:mod:`acpcbot.telemetry`,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
         load_game,
         parse_game,
     )
-    from acpcbot.logreader import HandLine, LogError, LogReader, open_log
+    from acpcbot.logreader import HandLine, LogError, LogReader, game_of_log, open_log
     from acpcbot.player import BettingView, Entrant, HandResult, MatchInfo, Player, Strategy
     from acpcbot.rules import HandState, replay
 
@@ -81,6 +82,7 @@ __all__ = [
     "bundled_game",
     "card_text",
     "cards_text",
+    "game_of_log",
     "load_game",
     "open_log",
     "parse_cards",
@@ -104,7 +106,7 @@ _NAMES = {
         "load_game",
         "parse_game",
     ),
-    "acpcbot.logreader": ("HandLine", "LogError", "LogReader", "open_log"),
+    "acpcbot.logreader": ("HandLine", "LogError", "LogReader", "game_of_log", "open_log"),
     "acpcbot.player": (
         "BettingView",
         "Entrant",

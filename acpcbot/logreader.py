@@ -35,6 +35,7 @@ file cannot end in a traceback or use memory without bound:
 A :class:`LogReader` reads the header when it is made and gives the hands, one
 :class:`HandLine` per ``STATE`` line, as it is iterated; what comes after (the ``SCORE``
 line, the seats, the digest of what was read) is known once the hands are read.
+:func:`game_of_log` says which game a log is, for every reader of logs.
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"
@@ -63,8 +64,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO, NamedTuple, cast
 
-from acpcbot.errors import AcpcError, MatchStateError
-from acpcbot.game import Game
+from acpcbot.errors import AcpcError, GameDefinitionError, MatchStateError
+from acpcbot.game import BUNDLED_GAMES, MAX_GAME_FILE_BYTES, Game, bundled_game, parse_game
 from acpcbot.protocol.logfile import (
     HandRules,
     LogHeader,
@@ -79,7 +80,13 @@ from acpcbot.protocol.logfile import (
     state_record,
 )
 from acpcbot.protocol.matchstate import clip_line
-from acpcbot.smallfile import open_to_read, shown_path
+from acpcbot.smallfile import (
+    FileRefusedError,
+    MissingFileError,
+    open_to_read,
+    read_small_file,
+    shown_path,
+)
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -88,6 +95,7 @@ __all__ = [
     "IllegalHandError",
     "LogError",
     "LogReader",
+    "game_of_log",
     "open_log",
 ]
 
@@ -587,3 +595,62 @@ def open_log(
     except BaseException:
         file.close()
         raise
+
+
+def game_of_log(path: Path, header: LogHeader | None, *, advice: str = "") -> Game:
+    """Which game the log at ``path`` is, ``header`` being its header: the one rule of every
+    reader of logs (the results, the statistics, AIVAT, the web page, the scripts).
+
+    Without a header, heads-up limit hold'em (the bundled
+    :data:`~acpcbot.game.LIMIT_HOLDEM`). With one, the game file it names, looked for by its
+    file name only: beside the log, else among the bundled games. Never where the header's
+    path points: a log is data from elsewhere, and its header names a path of the machine
+    that wrote it, or any file of this one (``/etc/passwd``, ``/dev/zero``). The file beside
+    the log is read only if it is a regular file of at most
+    :data:`~acpcbot.game.MAX_GAME_FILE_BYTES` (:mod:`acpcbot.smallfile`), and an error about
+    it says why it is not a game, never what it holds. Errors are a :class:`LogError` ending
+    in ``advice`` (what the caller's user can do instead).
+
+    >>> import tempfile
+    >>> from acpcbot.protocol.logfile import LogHeader
+    >>> header = LogHeader("m", "../games/holdem.limit.2p.reverse_blinds.game", 1000, 42)
+    >>> game_of_log(Path("m.log"), header) == bundled_game()  # by its name: bundled
+    True
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +NORMALIZE_WHITESPACE
+    ...     _ = (Path(tmp) / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\\n")
+    ...     header = LogHeader("m", "/etc/passwd", 1000, 42)
+    ...     try:
+    ...         game_of_log(Path(tmp) / "m.log", header, advice="give --game")
+    ...     except LogError as exc:
+    ...         print(str(exc).replace(tmp, "TMP"))
+    cannot read the game '/etc/passwd' of TMP/m.log: passwd beside it is not a valid game
+    definition; give --game
+    """
+    if header is None:
+        return bundled_game()
+    name = Path(header.game_path.replace("\\", "/")).name  # "" for "/", ".." for ".."
+    if name in ("", ".", ".."):
+        raise _no_game(header, path, "not the name of a file", advice)
+    beside, shown = path.parent / name, clip_line(name, 80)
+    try:
+        data = read_small_file(beside, limit=MAX_GAME_FILE_BYTES)
+    except MissingFileError:
+        if name in BUNDLED_GAMES:
+            return bundled_game(name)
+        why = f"no {shown} beside it, nor a bundled game of that name"
+        raise _no_game(header, path, why, advice) from None
+    except FileRefusedError as exc:
+        raise _no_game(header, path, f"{shown} beside it: {exc.why}", advice) from None
+    try:
+        return parse_game(data.decode("latin-1"), source=str(beside))
+    except GameDefinitionError:
+        # Not what is wrong in it: none of its lines may land in a message (the log comes
+        # from elsewhere, and the file of that name may be anyone's).
+        why = f"{shown} beside it is not a valid game definition"
+        raise _no_game(header, path, why, advice) from None
+
+
+def _no_game(header: LogHeader, path: Path, why: str, advice: str) -> LogError:
+    game = clip_line(header.game_path, 80)
+    end = f"; {advice}" if advice else ""
+    return LogError(f"cannot read the game {game!r} of {shown_path(path)}: {why}{end}")

@@ -5,7 +5,8 @@
 ``raiseIsValid``, ``isValidAction``, ``doAction``, ``valueOfState``) for any number of
 players, limit and no-limit. The dealer, the client and the agents all use it; nothing else
 in the project decides whether an action is legal, and every search walks the betting tree
-through :meth:`HandState.children` and :meth:`HandState.child`.
+through :meth:`HandState.children` and :meth:`HandState.child` (a numba kernel, through a
+table of the tree built with them: ``agents.common.bettingtree``).
 
 >>> from acpcbot.game import bundled_game
 >>> hand = HandState(bundled_game())

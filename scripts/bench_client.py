@@ -28,20 +28,18 @@ import os
 import resource
 import socket
 import statistics
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from acpcbot.client import play_match
+from acpcbot import HandResult, MatchInfo, Player, bundled_game, load_game
+from acpcbot.client import VERSION_LINE, play_match
 from acpcbot.client.connection import connect
-from acpcbot.client.defaults import VERSION_LINE
 from acpcbot.eventloop import loop_factory, uvloop_available
-from acpcbot.game import bundled_game, load_game
 from acpcbot.logconfig import configure_logging
-from acpcbot.player import HandResult, MatchInfo, Player
-from acpcbot.protocol.matchstate import decode_match_state
-from acpcbot.protocol.tracker import HandTracker
+from acpcbot.protocol import HandTracker, decode_match_state
 from agents.registry import create_agent
 
 REPO = Path(__file__).resolve().parents[1]
@@ -191,7 +189,7 @@ def decode_microbench(lines: list[str], game: Any) -> tuple[float, float]:
     return results[0], results[1]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
@@ -199,7 +197,7 @@ def main() -> None:
     parser.add_argument("--match", default="limit2p.seed42.n50.example")
     parser.add_argument("--seat", type=int, default=1)
     parser.add_argument("--game", default=None, help="default: the bundled limit game")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     configure_logging(level="error")
     game = load_game(args.game) if args.game else bundled_game()
 
@@ -249,7 +247,8 @@ def main() -> None:
             f"{name:<20} {rate:>8.0f} {min(rates):>6.0f}-{max(rates):<6.0f} {user:>13.1f} "
             f"{system:>12.1f} {rate / base:>6.2f}"
         )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

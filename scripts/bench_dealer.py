@@ -217,7 +217,7 @@ def report(name: str, runs: list[Run]) -> float:
     return median
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
@@ -243,7 +243,7 @@ def main() -> int:
     )
     parser.add_argument("--skip-inprocess", action="store_true")
     parser.add_argument("--skip-tcp", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.clients != "acpcbot" and not args.example_player:
         parser.error(f"--clients {args.clients} needs --example-player")
     if args.reference_dealer and not only_loopback():

@@ -25,7 +25,7 @@ from typing import TypedDict
 
 import numpy as np
 
-from acpcbot.cards import cards_text, parse_cards
+from acpcbot import cards_text, parse_cards
 from acpcbot.handeval import evaluator
 from acpcbot.handeval import rank_hand as checked_rank_hand
 from acpcbot.handeval.enumeration import seven_card_histogram
@@ -77,31 +77,34 @@ class Row(TypedDict):
     ratio: dict[str, float]
 
 
-def bench(repeats: int) -> list[Row]:
+def bench(repeats: int, quick: bool = False) -> list[Row]:
+    """The rows; ``quick``: a hundredth of every sample and no enumeration of all hands (the
+    script checked in seconds: figures not to quote)."""
     rows: list[Row] = []
+    scale = 100 if quick else 1
 
     def row(what: str, ours: float, unit: str, theirs: dict[str, float], higher: bool) -> None:
         ratios = {k: (ours / v if higher else v / ours) for k, v in theirs.items() if v}
         rows.append({"what": what, "unit": unit, "ours": ours, "theirs": theirs, "ratio": ratios})
 
     # Batch evaluation, one core.
-    hands = random_hands(2_000_000)
+    hands = random_hands(2_000_000 // scale)
     ours = len(hands) / median_seconds(lambda: evaluator.rank_batch(hands), repeats) / 1e6
     theirs = {}
     if eval7 is not None:
-        hero, villains, iterations = e7("AhAd"), eval7.HandRange(FULL_RANGE), 300_000
+        hero, villains, iterations = e7("AhAd"), eval7.HandRange(FULL_RANGE), 300_000 // scale
 
         def loop() -> object:
             return eval7.py_hand_vs_range_monte_carlo(hero, villains, [], iterations)
 
         theirs["eval7 C Monte Carlo loop"] = 2 * iterations / median_seconds(loop, repeats) / 1e6
     if _pheval is not None:
-        listed = hands[:300_000].tolist()
+        listed = hands[: 300_000 // scale].tolist()
         seconds = median_seconds(
             lambda: list(itertools.starmap(_pheval.evaluate_7cards, listed)), repeats
         )
         theirs["phevaluator C extension, Python loop"] = len(listed) / seconds / 1e6
-        sample = hands[:200_000]
+        sample = hands[: 200_000 // scale]
         agree = (
             evaluator.rank_batch(sample)
             == 7463 - np.array([_pheval.evaluate_7cards(*h) for h in sample.tolist()])
@@ -110,19 +113,20 @@ def bench(repeats: int) -> list[Row]:
     row("batch 7-card evaluations, one core", ours, "M/s", theirs, higher=True)
 
     # All 133,784,560 seven-card hands.
-    seconds = median_seconds(seven_card_histogram, max(3, repeats // 3))
-    theirs = {}
-    if "eval7 C Monte Carlo loop" in rows[0]["theirs"]:
-        rate = rows[0]["theirs"]["eval7 C Monte Carlo loop"]
-        theirs["eval7 at its C loop rate (extrapolated)"] = 133_784_560 / (rate * 1e6)
-    row("enumerate all 133.8M seven-card hands", seconds, "s", theirs, higher=False)
+    if not quick:
+        seconds = median_seconds(seven_card_histogram, max(3, repeats // 3))
+        theirs = {}
+        if "eval7 C Monte Carlo loop" in rows[0]["theirs"]:
+            rate = rows[0]["theirs"]["eval7 C Monte Carlo loop"]
+            theirs["eval7 at its C loop rate (extrapolated)"] = 133_784_560 / (rate * 1e6)
+        row("enumerate all 133.8M seven-card hands", seconds, "s", theirs, higher=False)
 
     # Exact AhKh vs QsQd preflop.
     ak, qq = parse_cards("AhKh"), parse_cards("QsQd")
     seconds = median_seconds(lambda: hand_vs_hand(ak, qq), repeats)
     theirs = {}
     if eval7 is not None:
-        boards = 1_712_304
+        boards = 1_712_304 // scale
         villain = eval7.HandRange("QsQd")
         hero = e7("AhKh")
         theirs["eval7 (no exact preflop): C Monte Carlo, 1,712,304 deals"] = median_seconds(
@@ -149,8 +153,8 @@ def bench(repeats: int) -> list[Row]:
         theirs["eval7 py_hand_vs_range_monte_carlo"] = median_seconds(
             lambda: eval7.py_hand_vs_range_monte_carlo(hero, villains, [], 10_000), repeats * 5
         )
-        mine = equity([aa, None], trials=1_000_000).equity[0]
-        other = eval7.py_hand_vs_range_monte_carlo(hero, villains, [], 1_000_000)
+        mine = equity([aa, None], trials=1_000_000 // scale).equity[0]
+        other = eval7.py_hand_vs_range_monte_carlo(hero, villains, [], 1_000_000 // scale)
         print(f"AhAd vs random, 1M trials: ours {mine:.4f}, eval7 {other:.4f}", file=sys.stderr)
     row(
         "Monte Carlo hand vs random, 10,000 trials",
@@ -161,7 +165,7 @@ def bench(repeats: int) -> list[Row]:
     )
 
     # One Python call per evaluation.
-    listed = hands[:300_000].tolist()
+    listed = hands[: 300_000 // scale].tolist()
     engine_rank = evaluator.rank_hand
     engine_rank(listed[0])
 
@@ -173,11 +177,11 @@ def bench(repeats: int) -> list[Row]:
     theirs = {}
 
     def checked_loop() -> None:
-        for h in listed[:100_000]:
+        for h in listed[: 100_000 // scale]:
             checked_rank_hand(h)
 
     theirs["acpcbot.handeval.rank_hand (ours, checked)"] = (
-        100_000 / median_seconds(checked_loop, repeats) / 1e6
+        100_000 // scale / median_seconds(checked_loop, repeats) / 1e6
     )
     if eval7 is not None:
         cards = [
@@ -192,10 +196,12 @@ def bench(repeats: int) -> list[Row]:
     if evaluate_cards is not None:
 
         def ph_loop() -> None:
-            for h in listed[:100_000]:
+            for h in listed[: 100_000 // scale]:
                 evaluate_cards(*h)
 
-        theirs["phevaluator.evaluate_cards"] = 100_000 / median_seconds(ph_loop, repeats) / 1e6
+        theirs["phevaluator.evaluate_cards"] = (
+            100_000 // scale / median_seconds(ph_loop, repeats) / 1e6
+        )
     row(
         "one Python call per 7-card evaluation (evaluator.rank_hand)",
         ours,
@@ -226,14 +232,20 @@ def bench(repeats: int) -> list[Row]:
     return rows
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a hundredth of every sample, no enumeration: checks the script in seconds "
+        "(figures not to quote)",
+    )
+    args = parser.parse_args(argv)
     if eval7 is None or _pheval is None:
         print("eval7 or phevaluator is missing: pip install -e '.[bench]'", file=sys.stderr)
-    rows = bench(args.repeats)
+    rows = bench(args.repeats, args.quick)
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0

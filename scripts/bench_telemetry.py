@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.logconfig import configure_logging
-from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.progress import ProgressDisplay, Show
+from acpcbot.telemetry import parse_broker_url
 from acpcbot.telemetry.localbroker import Mosquitto
-from acpcbot.telemetry.url import parse_broker_url
 from agents.registry import entrant
 from dealer.running import MatchRequest, run_match
 
@@ -175,12 +175,12 @@ def import_ms(module: str) -> float | None:
     return statistics.median(times)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each way (3)")
     parser.add_argument("--jobs", default="1,2", help="--jobs values to measure (1,2)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     configure_logging(level="error")
     jobs_list = [int(j) for j in args.jobs.split(",")]
     with tempfile.TemporaryDirectory() as scratch:

@@ -219,7 +219,7 @@ def estimate(args: argparse.Namespace) -> None:
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("agents", nargs="*", metavar="AGENT", help=f"default: {AGENTS}")
     parser.add_argument("--hands", type=int, default=2000, help="hands per half (2000)")
@@ -229,12 +229,13 @@ def main() -> None:
     parser.add_argument("--full-hands", type=int, default=50_000, help="for --estimate (50000)")
     parser.add_argument("--workers", type=int, default=2, help="for --estimate (2)")
     parser.add_argument("--jobs", type=int, help="for --estimate: processes measuring (cores)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.estimate:
         estimate(args)
     else:
         speed(args)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -93,8 +93,10 @@ def hold_live_view(port: int, key: str, until: threading.Event) -> None:
 
 
 def summary(timed: list[tuple[str, float]]) -> dict[str, Any]:
-    def numbers(values: list[float]) -> dict[str, float]:
+    def numbers(values: list[float]) -> dict[str, float | None]:
         ordered = sorted(values)
+        if not ordered:  # none of this kind in the time given
+            return {"count": 0, "p50_ms": None, "p90_ms": None, "p99_ms": None, "max_ms": None}
 
         def at(q: float) -> float:
             return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -111,7 +113,7 @@ def summary(timed: list[tuple[str, float]]) -> dict[str, Any]:
     return {"all": numbers([s for _, s in timed]), **by_kind}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
     parser.add_argument("--agents", nargs=2, default=["example", "always-call"])
@@ -119,7 +121,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=float, default=10.0, help="seconds before (10)")
     parser.add_argument("--limit", type=float, default=900.0, help="most seconds of match")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         results = root / "results"
@@ -198,10 +200,9 @@ def main() -> int:
     print(f"{'phase':<8} {'request':<8} " + " ".join(f"{c:>8}" for c in columns))
     for phase in ("before", "during"):
         for kind, n in report[phase].items():
-            print(
-                f"{phase:<8} {kind:<8} {n['count']:>8} {n['p50_ms']:>8.1f} {n['p90_ms']:>8.1f} "
-                f"{n['p99_ms']:>8.1f} {n['max_ms']:>8.1f}"
-            )
+            times = (n[c] for c in ("p50_ms", "p90_ms", "p99_ms", "max_ms"))
+            shown = " ".join("       -" if t is None else f"{t:>8.1f}" for t in times)
+            print(f"{phase:<8} {kind:<8} {n['count']:>8} {shown}")
     return 0
 
 

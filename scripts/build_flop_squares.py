@@ -4,6 +4,7 @@
 record its checksum in ``agents/data/SHA256SUMS``.
 
     python scripts/build_flop_squares.py            # on every core (about a minute)
+    python scripts/build_flop_squares.py --verify 5 # 5 flops of the shipped table swept again
 
 Each of the 1755 flop classes is swept exactly (every turn and river, every opponent
 holding); the values are stored as E[HS²] × 255 rounded. The output is deterministic.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -21,11 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from acpcbot import cards_text
 from acpcbot.handeval.combos import canonical_board
 from acpcbot.options import add_progress_options, progress_of
-from acpcbot.progress.display import ProgressDisplay
+from acpcbot.progress import ProgressDisplay
 from agents.common.manifest import DATA_DIR, update_manifest
-from agents.plicas.holdingbuckets import FLOP_SQUARES_FILE
+from agents.plicas.holdingbuckets import FLOP_SQUARES_FILE, flop_squares
 
 SCALE = 255
 
@@ -41,12 +44,30 @@ def _squares(flops: list[tuple[int, ...]]) -> list[np.ndarray]:
     return [np.rint(holdings_squared_strength(flop) * SCALE).astype(np.uint8) for flop in flops]
 
 
-def main() -> int:
+def verify(count: int, seed: int) -> int:
+    """Sweep ``count`` flops of the shipped table again (in this process): 0 when each row
+    is what the table holds."""
+    index, squares = flop_squares()
+    flops = random.Random(seed).sample(sorted(index), count)
+    wrong = 0
+    for flop, row in zip(flops, _squares(flops), strict=True):
+        same = bool(np.array_equal(row, squares[index[flop]]))
+        wrong += not same
+        print(f"{cards_text(flop)}: {'the same' if same else 'DIFFERENT'}", file=sys.stderr)
+    print(f"{count - wrong} of {count} flops as the table holds them", file=sys.stderr)
+    return 0 if wrong == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--verify", type=int, metavar="N", help="only check N flops of the table")
+    parser.add_argument("--seed", type=int, default=0, help="which flops --verify checks")
     add_progress_options(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.verify is not None:
+        return verify(args.verify, args.seed)
     start = time.perf_counter()
     flops = flop_classes()
     chunks = [flops[i : i + 45] for i in range(0, len(flops), 45)]

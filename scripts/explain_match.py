@@ -34,11 +34,11 @@ import json
 import sys
 from pathlib import Path
 
-from acpcbot.errors import AcpcError
+from acpcbot import AcpcError, game_of_log
 from acpcbot.options import add_progress_options, progress_of
-from acpcbot.progress.display import ProgressDisplay
+from acpcbot.progress import ProgressDisplay
 from agents.registry import known_strategies
-from dealer.analysis import game_of_log, report_logs
+from dealer.analysis import report_logs
 from dealer.analysis.aivatsplit import Grouping, split_aivat, split_csv_rows, split_lines
 from dealer.running import SUMMARY
 
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.folder} has {len(logs)} .log files, not a match's one or two")
     try:
         report = report_logs(logs, player=args.player)
-        game = game_of_log(report.logs[0])
+        game = game_of_log(report.logs[0].path, report.logs[0].header)
         player = args.player or report.halves[0].player
         oracles = known_strategies(report.logs[0].seat_names, game)
         hands = sum(log.hands for log in report.logs)

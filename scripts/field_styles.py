@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from acpcbot.game import bundled_game
-from acpcbot.protocol.logfile import StateRecord, parse_state_line
+from acpcbot import bundled_game
+from acpcbot.protocol import StateRecord, parse_state_line
 from agents.common.decisions import PlayStyle, play_style
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process

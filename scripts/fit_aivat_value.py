@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.game import Game
+from acpcbot import Game, game_of_log
 from agents.registry import known_strategies
-from dealer.analysis import game_of_log, read_log
+from dealer.analysis import read_log
 from dealer.analysis.aivat import BET_FEATURES, RAISES_SEEN, BetValue, CheckDownValue, parts_of_log
 
 FloatArray = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
@@ -40,7 +40,7 @@ def match_parts(folder: Path) -> tuple[FloatArray, FloatArray, Game]:
     if len(logs) != 2:
         raise SystemExit(f"fit_aivat_value: {folder} does not hold a duplicate match's 2 logs")
     played = [read_log(path) for path in logs]
-    game = game_of_log(played[0])
+    game = game_of_log(played[0].path, played[0].header)
     name = played[0].seat_names[0]
     zero = BetValue(np.zeros((game.num_rounds, RAISES_SEEN + 1, BET_FEATURES)))
     value = CheckDownValue(game, bets=zero)
@@ -76,7 +76,7 @@ def ratio(results: FloatArray, parts: FloatArray, coefficients: FloatArray | Non
     return float(corrected.std() / results.std())
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("matches", nargs="+", type=Path, help="match folders (played --aivat)")
     parser.add_argument(
@@ -87,11 +87,16 @@ def main() -> int:
         type=Path,
         default=Path(__file__).resolve().parents[1] / "dealer/analysis/aivatvalue.py",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="match folders read at once")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="match folders read at once (1: in this process)"
+    )
+    args = parser.parse_args(argv)
     folders = [*args.matches, *args.check]
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        read = list(pool.map(match_parts, folders))
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            read = list(pool.map(match_parts, folders))
+    else:  # in this process
+        read = [match_parts(folder) for folder in folders]
     fitted = read[: len(args.matches)]
     residual = np.concatenate([r - p[:, 0] for r, p, _ in fitted])
     design = np.concatenate([p[:, 1:] for _, p, _ in fitted])
@@ -126,4 +131,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.player import Player
+from acpcbot import Player
 from agents.kendall import FOLD_BELOW, RAISE_FROM, KendallLearner
 from agents.registry import entrant
 from dealer.analysis import Z95, estimate, pair_sorted, read_log
@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quarters", type=int, default=4, help="parts compared (4)")
     parser.add_argument("--out", type=Path, help="keep the match's folder here")
+    parser.add_argument("--jobs", type=int, help="halves played at once (the cores)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         out = args.out if args.out is not None else Path(scratch) / "match"
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             hands=args.hands,
             seed=args.seed,
             out=out,
-            jobs=default_jobs(),
+            jobs=args.jobs or default_jobs(),
             progress=True,
             force=args.out is not None,
         )

@@ -18,8 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-from acpcbot.errors import AcpcError
-from dealer.analysis import Estimate, estimate, game_of_log, read_log
+from acpcbot import AcpcError, game_of_log
+from dealer.analysis import Estimate, estimate, read_log
 from dealer.analysis.aivat import aivat_pair
 
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         logs = [log if log.is_absolute() else args.folder / log.name for log in logs]
         player = summary["names"][0]
         first, second = read_log(logs[0]), read_log(logs[1])
-        game = game_of_log(first)  # the game its header names, as results --aivat reads it
+        game = game_of_log(first.path, first.header)  # as results --aivat reads it
         pair = aivat_pair(first, second, game, player)
     except (OSError, KeyError, ValueError, AcpcError) as error:
         print(f"learning_curve: {args.folder}: {error}", file=sys.stderr)

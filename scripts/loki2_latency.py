@@ -21,10 +21,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from acpcbot.actions import Action
-from acpcbot.game import bundled_game
-from acpcbot.player import BettingView, Player
-from acpcbot.protocol.matchstate import MatchState
+from acpcbot import Action, BettingView, Player, bundled_game
+from acpcbot.protocol import MatchState
 from agents.loki2.agent import Loki2
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process

@@ -42,6 +42,7 @@ def aivat(args: argparse.Namespace) -> None:
             out = args.out / f"aivat-{a}-vs-{b}.seed{seed}"
             command = ["match", a, b, "--hands", str(args.hands), "--seed", str(seed)]
             started = time.perf_counter()
+            command += ["--jobs", str(args.jobs)] if args.jobs else []
             status = acpcbot([*command, "--aivat", "--out", str(out), "--force"])
             if status:
                 sys.exit(status)
@@ -70,6 +71,7 @@ def lbr(args: argparse.Namespace) -> None:
         out = args.out / f"lbr-{agent}.seed{args.seed}"
         command = ["lbr", agent, "--hands", str(args.hands), "--seed", str(args.seed)]
         command += ["--from", args.first_round, "--out", str(out), "--force"]
+        command += ["--jobs", str(args.jobs)] if args.jobs else []
         started = time.perf_counter()
         status = acpcbot(command)
         if status:
@@ -95,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--hands", type=int, default=20_000)
     one.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     one.add_argument("--out", type=Path, default=Path("measurements"))
+    one.add_argument("--jobs", type=int, help="processes a match plays on (the cores)")
     one.set_defaults(run=aivat)
     two = sub.add_parser("lbr", help="LBR's value against each agent")
     two.add_argument("agents", nargs="+", metavar="AGENT")
@@ -102,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     two.add_argument("--seed", type=int, default=1)
     two.add_argument("--from", dest="first_round", default="preflop")
     two.add_argument("--out", type=Path, default=Path("measurements"))
+    two.add_argument("--jobs", type=int, help="processes LBR plays on (the cores)")
     two.set_defaults(run=lbr)
     args = parser.parse_args(argv)
     args.run(args)

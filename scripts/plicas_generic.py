@@ -22,10 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from acpcbot.errors import AcpcError
+from acpcbot import AcpcError, Player
 from acpcbot.options import add_progress_options, progress_of
-from acpcbot.player import Player
-from acpcbot.progress.display import Show
+from acpcbot.progress import Show
 from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
 from agents.plicas.calibration import Calibration

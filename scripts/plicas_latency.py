@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from acpcbot.game import bundled_game
+from acpcbot import bundled_game
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
 from plicas_instruments import TimedPlayer

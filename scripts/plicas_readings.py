@@ -23,8 +23,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from acpcbot.errors import AcpcError
-from acpcbot.game import bundled_game
+from acpcbot import AcpcError, bundled_game
 from acpcbot.handeval.equity import hand_vs_hand
 from agents.registry import create_agent
 from dealer.referee import DealStream, MatchConfig, Referee, play_in_process

@@ -35,8 +35,7 @@ from dataclasses import astuple, fields
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.errors import AcpcError
-from acpcbot.game import bundled_game
+from acpcbot import AcpcError, bundled_game
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
 from plicas_instruments import ActionValues, ProbingPlicas, plicas_config

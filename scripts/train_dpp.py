@@ -20,13 +20,13 @@ import argparse
 import time
 from pathlib import Path
 
-from acpcbot.game import Game, bundled_game, load_game
+from acpcbot import Game, bundled_game, load_game
 from acpcbot.options import add_progress_options, progress_of
-from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.progress import ProgressDisplay, Show
+from agents.common.bettingtree import NodeKind
 from agents.common.manifest import DATA_DIR
 from agents.dpp.solver import AbstractGame, CfrPlus
 from agents.dpp.strategy import Strategy
-from agents.dpp.tree import NodeKind
 
 PRESETS: dict[str, tuple[tuple[int, ...], int]] = {
     "dpp": ((169, 256, 256, 128), 2000),
@@ -34,7 +34,7 @@ PRESETS: dict[str, tuple[tuple[int, ...], int]] = {
 }
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("strategy", choices=[*PRESETS, "leduc"], help="what to train")
     parser.add_argument("--iterations", type=int, help="CFR+ iterations (default: preset)")
@@ -55,7 +55,7 @@ def main() -> int:
     )
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder for the files")
     add_progress_options(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     show = progress_of(args)
 
     if args.strategy == "leduc":

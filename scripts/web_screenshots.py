@@ -8,7 +8,7 @@ and on that folder; a duplicate match of plicas and dpp, 2 x 100,000 hands, publ
 person's seat against plicas (Play: the legal actions as buttons, the clock). Writes
 ``docs/web-live.png``, ``docs/web-replay.png`` and ``docs/web-play.png`` (or into ``--out``).
 
-    python scripts/web_screenshots.py [--out docs] [--chromium /usr/bin/chromium]
+    python scripts/web_screenshots.py [--out docs] [--hands 300] [--chromium /usr/bin/chromium]
 """
 
 from __future__ import annotations
@@ -35,16 +35,19 @@ ACPCBOT = Path(sys.executable).with_name("acpcbot")
 REPO = Path(__file__).resolve().parents[1]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs")
+    parser.add_argument(
+        "--hands", type=int, default=300, help="hands per half of the replayed match (300)"
+    )
     parser.add_argument(
         "--chromium",
         default=os.environ.get("ACPCBOT_CHROMIUM")
         or shutil.which("chromium")
         or "/usr/bin/chromium",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,7 +60,7 @@ def main() -> int:
                 "plicas",
                 "dpp",
                 "--hands",
-                "300",
+                str(args.hands),
                 "--seed",
                 "42",
                 "--aivat",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import tiers
 from tests.tiers import GUARD, ProcessRefusedError
 
 pytest_plugins = ["pytester"]
@@ -132,3 +133,57 @@ def test_a_fixture_that_starts_processes_marks_the_tests_that_use_it(
     )
     result.stdout.fnmatch_lines(["test_inner.py::test_direct", "test_inner.py::test_indirect"])
     result.stdout.no_fnmatch_line("*test_in_process*")
+
+
+def test_a_test_not_marked_slow_that_spends_seconds_of_cpu_fails(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        "from tests import tiers\n"
+        "def pytest_configure(config):\n"
+        "    config.pluginmanager.register(tiers, 'tiers')\n"
+        "    config.addinivalue_line('markers', 'slow: seconds')\n"
+    )
+    pytester.makepyfile(
+        test_inner="""
+        import time
+
+        import pytest
+
+        def spin(seconds):
+            started = time.thread_time()
+            while time.thread_time() - started < seconds:
+                pass
+
+        def test_busy():
+            spin(0.3)
+
+        @pytest.mark.slow
+        def test_busy_and_marked():
+            spin(0.3)
+
+        def test_waits():  # a loaded machine makes a test wait: that is not its cost
+            time.sleep(0.3)
+
+        @pytest.fixture
+        def busy_fixture():
+            spin(0.2)
+
+        def test_busy_with_its_fixture(busy_fixture):
+            spin(0.2)
+        """
+    )
+    limit = tiers.SLOW_CPU_S
+    tiers.SLOW_CPU_S = 0.25  # set back before this test's own time is judged
+    try:
+        result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:asyncio")
+    finally:
+        tiers.SLOW_CPU_S = limit
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_inner.py::test_busy is not marked slow but took 0.3 s of CPU time*",
+            "*test_inner.py::test_busy_with_its_fixture is not marked slow but took 0.4 s*",
+        ],
+        consecutive=False,
+    )

@@ -9,6 +9,13 @@ A test is marked ``e2e`` by hand (``@pytest.mark.e2e``, or ``pytestmark`` for a 
 using a fixture that starts processes, declared with :func:`starts_processes`: every test
 that uses it, directly or through another fixture, is marked at collection.
 
+A test not marked ``slow`` (nor ``e2e``) that spends more than :data:`SLOW_CPU_S` seconds of
+CPU time in its setup and body fails, naming the time and the mark to give it
+(:class:`CpuClock`). The time is this thread's CPU time (:func:`time.thread_time`), not the
+wall clock, so that a loaded machine, which makes a test wait, does not make it fail; and
+numba's compiling is left out, so that a fresh clone, whose first run compiles every kernel
+(:mod:`acpcbot.handeval.jitcache`), does not either.
+
 :class:`ProcessGuard` checks the marks in every run, the whole suite's included (so CI keeps
 them true): while a test not marked ``e2e`` sets up or runs, starting a process, or
 connecting to anything but this machine's loopback, fails the test at once, naming what it
@@ -26,6 +33,12 @@ spawn and forkserver use without an audit event.
 >>> print(refused[0][:93])
 tests/test_x.py::test_y is not marked e2e but started a process (subprocess.Popen: ['acpcbot'
 >>> guard.audit("subprocess.Popen", ("true", ["true"], None, None))  # no test guarded: allowed
+>>> clock = CpuClock()
+>>> spent = clock.now()
+>>> while clock.now() - spent < 0.01:
+...     pass  # busy: CPU time goes by
+>>> round(clock.now() - spent, 2) >= 0.01
+True
 """
 
 from __future__ import annotations
@@ -35,6 +48,7 @@ import ipaddress
 import os
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,9 +57,12 @@ from typing import Any, TypeVar
 import pytest
 
 __all__ = [
+    "CLOCK",
     "E2E",
     "GUARD",
     "SLOW",
+    "SLOW_CPU_S",
+    "CpuClock",
     "ProcessGuard",
     "ProcessRefusedError",
     "install",
@@ -59,6 +76,11 @@ __all__ = [
 
 E2E = "e2e"
 SLOW = "slow"
+SLOW_CPU_S = 5.0
+"""CPU seconds (setup and body) beyond which a test must be marked ``slow``. The mark says
+"more than about 2 s on a quiet machine"; the check allows a busy machine's slower CPU
+(caches shared with other work) and the first test of a process its one-off costs (loading
+the compiled kernels and the tables, an agent's rehearsal) before it fails a test."""
 
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -203,6 +225,54 @@ def _on_loopback(address: object) -> bool:
         return False
 
 
+class CpuClock:
+    """This thread's CPU time, less what numba spent compiling kernels in it: what a test
+    costs in the fast tier once the kernels are cached (compiling happens once per clone, or
+    after a kernel's file changes)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._listening = False
+
+    def now(self) -> float:
+        """Seconds of this thread's CPU time so far, numba's compiling left out."""
+        self._listen()
+        local = self._local
+        compiled = getattr(local, "compiled", 0.0)
+        if getattr(local, "depth", 0):  # inside a compile now: its time so far is left out too
+            compiled += time.thread_time() - local.started
+        return time.thread_time() - compiled
+
+    def _listen(self) -> None:
+        """Hear numba's compiles once it is loaded (the suite's collection loads it: the
+        doctests import every module); before that nothing compiles."""
+        if self._listening or "numba" not in sys.modules:
+            return
+        from numba.core import event
+
+        clock = self
+
+        class _Compiles(event.Listener):
+            def on_start(self, _event: object) -> None:
+                local = clock._local
+                local.depth = getattr(local, "depth", 0) + 1
+                if local.depth == 1:  # a kernel's compile compiles those it calls: once
+                    local.started = time.thread_time()
+
+            def on_end(self, _event: object) -> None:
+                local = clock._local
+                local.depth -= 1
+                if local.depth == 0:
+                    spent = time.thread_time() - local.started
+                    local.compiled = getattr(local, "compiled", 0.0) + spent
+
+        event.register("numba:compile", _Compiles())  # type: ignore[no-untyped-call]
+        self._listening = True
+
+
+CLOCK = CpuClock()
+"""The suite's clock of tests' CPU time."""
+
 GUARD = ProcessGuard()
 """The suite's guard, installed once per process by :func:`install`."""
 
@@ -230,14 +300,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_fixture_users(items)
 
 
+_SPENT = pytest.StashKey[float]()
+"""A test's CPU time in its setup (then in its setup and body too)."""
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    return (yield from _guarded(item))
+    started = CLOCK.now()
+    try:
+        return (yield from _guarded(item))
+    finally:
+        item.stash[_SPENT] = CLOCK.now() - started
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    return (yield from _guarded(item))
+    started = CLOCK.now()
+    yield from _guarded(item)
+    spent = item.stash.get(_SPENT, 0.0) + CLOCK.now() - started
+    if spent > SLOW_CPU_S and not (item.get_closest_marker(SLOW) or item.get_closest_marker(E2E)):
+        pytest.fail(
+            f"{item.nodeid} is not marked slow but took {spent:.1f} s of CPU time (setup and "
+            f"body, numba's compiling left out; the fast tier's limit is {SLOW_CPU_S:.0f} s): "
+            "mark it @pytest.mark.slow, or make it cheaper (tests/tiers.py)",
+            pytrace=False,
+        )
 
 
 def _guarded(item: pytest.Item) -> Generator[None, None, None]:

@@ -28,7 +28,7 @@ from acpcbot.cli.arguments import more_than_zero, seed_value, tcp_port, zero_or_
 from acpcbot.options import add_mqtt_options
 
 if TYPE_CHECKING:
-    from acpcbot.telemetry.player import PlayerTelemetry
+    from acpcbot.progress.player import PlayerTelemetry
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
@@ -201,7 +201,7 @@ def _telemetry(
     ``several`` ports, each match is named after its dealer's address too."""
     from acpcbot.extras import need_mqtt
     from acpcbot.logconfig import get_logger
-    from acpcbot.telemetry.player import PlayerTelemetry
+    from acpcbot.progress.player import PlayerTelemetry
 
     need_mqtt()
     log = get_logger("telemetry")

@@ -1,8 +1,10 @@
 """Progress of long work: running results of a match (:mod:`~acpcbot.progress.running`), the
 display on stderr (:mod:`~acpcbot.progress.display`), and both fed from a match's reports
-together with its telemetry (:mod:`~acpcbot.progress.monitor`)."""
+together with its telemetry (:mod:`~acpcbot.progress.monitor`; a tournament's:
+:mod:`~acpcbot.progress.pool`; a player's own over MQTT: :mod:`~acpcbot.progress.player`).
+Progress imports the telemetry it feeds, never the other way."""
 
-from acpcbot.progress.display import ProgressDisplay
-from acpcbot.progress.running import MatchProgress, RunningMatch, RunningSums, eta_text
+from acpcbot.progress.display import ProgressDisplay, Show
+from acpcbot.progress.running import MatchProgress, RunningMatch, RunningSums
 
-__all__ = ["MatchProgress", "ProgressDisplay", "RunningMatch", "RunningSums", "eta_text"]
+__all__ = ["MatchProgress", "ProgressDisplay", "RunningMatch", "RunningSums", "Show"]

@@ -16,9 +16,9 @@ label, then the rate, so that the counts, the running result with its CI and the
 (80 columns hold them).
 
 tqdm (rather than rich, or terminal code of our own): one small package without
-dependencies, whose redraw costs ~0.1 ms against rich's ~0.4 ms (``scripts/bench_telemetry.py``
-measures both); it writes other lines above the bar (:meth:`ProgressDisplay.write`,
-:meth:`ProgressDisplay.suspended`).
+dependencies, whose redraw costs a fraction of rich's (``scripts/bench_telemetry.py``
+measures both; the figures are in docs/commands/match.md, "Progress"); it writes other
+lines above the bar (:meth:`ProgressDisplay.write`, :meth:`ProgressDisplay.suspended`).
 
 >>> import io
 >>> out = io.StringIO()
@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Never, TextIO
 
-from acpcbot.progress.running import eta_text
+from acpcbot.durations import eta_text
 
 if TYPE_CHECKING:
     from tqdm import tqdm

@@ -27,25 +27,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Z95", "MatchProgress", "RunningMatch", "RunningSums", "eta_text"]
+__all__ = ["Z95", "MatchProgress", "RunningMatch", "RunningSums"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval (``dealer.analysis.stats.Z95``: the core cannot
 import the dealer)."""
-
-
-def eta_text(seconds: float | None) -> str:
-    """``m:ss``, or ``h:mm:ss`` from an hour on; ``?`` when unknown.
-
-    >>> eta_text(75.0), eta_text(3725.0), eta_text(None)
-    ('1:15', '1:02:05', '?')
-    """
-    if seconds is None or math.isinf(seconds) or math.isnan(seconds):
-        return "?"
-    whole = max(0, round(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 class RunningSums:

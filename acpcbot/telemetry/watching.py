@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from acpcbot.progress.running import eta_text
+from acpcbot.durations import eta_text
 from acpcbot.telemetry.codec import Stream, decode, parse_topic
 
 __all__ = ["COLUMNS", "RECENT_S", "Board", "Row", "Source", "fitting_columns", "table"]

@@ -22,9 +22,10 @@ as follows (the extraction lost the figure, so the blends are this project's rea
 
 Effective odds are Saund's simple model: the player puts in what it must call now and one
 bet on each street still to come, the other players one bet a street too
-(:func:`effective_odds`). The win probability a caller passes in is a holding's strength;
-this project uses the *effective strength* of :func:`agents.common.weights.board_ranking`
-after the flop and the class's equity against a random hand before it.
+(:func:`agents.common.decisions.effective_odds`). The win probability a caller passes in is
+a holding's strength; this project uses the *effective strength* of
+:func:`agents.common.weights.board_ranking` after the flop and the class's equity against a
+random hand before it.
 
 :class:`PolicyFit` adapts the policy to one player: its observed action frequencies per
 betting context, and how far its actions follow its cards (a mixture weight fitted by
@@ -44,7 +45,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -53,10 +53,8 @@ from numba import njit
 from acpcbot.actions import ActionType
 from acpcbot.cards import Card
 from acpcbot.handeval.jitcache import cache_enabled
+from agents.common.decisions import Decision
 from agents.common.weights import WeightTable, holding_strengths
-
-if TYPE_CHECKING:
-    from agents.common.decisions import Decision
 
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
@@ -69,7 +67,6 @@ __all__ = [
     "STRENGTH_BINS",
     "PolicyFit",
     "SaundPolicy",
-    "effective_odds",
     "fitted_triple",
     "fitted_triples",
     "saund_triple",
@@ -178,18 +175,6 @@ def saund_triples(
         out[i, 1] = c
         out[i, 2] = r
     return out
-
-
-def effective_odds(to_call: int, pot: int, later_bets: Sequence[int] | int) -> float:
-    """Saund's effective odds: what a player will have put in from now on over the final
-    pot, when it calls ``to_call`` now and both players put one bet into the ``pot`` on each
-    street still to come (``later_bets``: their sizes, or their sum).
-
-    >>> effective_odds(5, 15, (10, 20, 20))  # the small blind's first decision
-    0.4583333333333333
-    """
-    future = later_bets if isinstance(later_bets, int) else sum(later_bets)
-    return (to_call + future) / (pot + to_call + 2 * future)
 
 
 class PolicyFit:

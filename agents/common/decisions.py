@@ -3,7 +3,7 @@
 The betting is replayed through the rules module (:class:`acpcbot.rules.HandState`), so who
 acted, whether a bet was to be called and how many raises the round had come from the one
 place that knows. A :class:`Decision` carries what Saund's policy needs (the effective odds,
-:func:`agents.common.betpolicy.effective_odds`) and what a weight table needs (the round,
+:func:`effective_odds`) and what a weight table needs (the round,
 hence the board).
 
 >>> from acpcbot.game import bundled_game
@@ -26,7 +26,6 @@ from acpcbot.game import Game
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
-from agents.common.betpolicy import effective_odds
 
 __all__ = [
     "Decision",
@@ -34,6 +33,7 @@ __all__ = [
     "PlayStyle",
     "decision_of",
     "decisions",
+    "effective_odds",
     "later_bets",
     "play_style",
 ]
@@ -55,8 +55,20 @@ class Decision:
     """Chips in the pot before the action."""
     to_call: int
     odds: float
-    """Saund's effective odds of calling (:func:`~agents.common.betpolicy.effective_odds`)."""
+    """Saund's effective odds of calling (:func:`effective_odds`)."""
     action: ActionType | None
+
+
+def effective_odds(to_call: int, pot: int, later_bets: Sequence[int] | int) -> float:
+    """Saund's effective odds: what a player will have put in from now on over the final
+    pot, when it calls ``to_call`` now and both players put one bet into the ``pot`` on each
+    street still to come (``later_bets``: their sizes, or their sum).
+
+    >>> effective_odds(5, 15, (10, 20, 20))  # the small blind's first decision
+    0.4583333333333333
+    """
+    future = later_bets if isinstance(later_bets, int) else sum(later_bets)
+    return (to_call + future) / (pot + to_call + 2 * future)
 
 
 def later_bets(game: Game, round_: int) -> int:

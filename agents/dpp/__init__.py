@@ -2,7 +2,8 @@
 
 Modules, in the order data flows:
 
-* :mod:`~agents.dpp.tree` — the betting tree of a two-player limit game, from the rules;
+* :mod:`agents.common.bettingtree` (shared with ``loki2``) — the betting tree of a
+  two-player limit game, from the rules;
 * :mod:`~agents.dpp.infoset` — information-set keys (``<betting>:<bucket>``) and rows;
 * :mod:`~agents.dpp.chance` — an abstract game's chance model (and limit Leduc's, exact);
 * :mod:`~agents.dpp.kernels`, :mod:`~agents.dpp.solver` — CFR+ and exact best response;

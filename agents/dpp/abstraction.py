@@ -7,7 +7,7 @@ square of the river hand strength over the cards to come; river: percentile buck
 round's values are split into 256 percentile *levels* over all (hole, board) combinations
 (:mod:`agents.dpp.tables`); an abstraction with ``B`` buckets (a power of two up to 256)
 groups ``256 / B`` consecutive levels. Shipped: ``dpp`` 169-256-256-128 and ``dpp-coarse``
-169-4-4-4 (169-8-8-8 was tried: only 12 mbb/g behind ``dpp``, too close to tell apart).
+169-4-4-4 (169-8-8-8 was tried, and too close to ``dpp`` to tell apart: docs/agents/dpp.md).
 
 **Recall.** Imperfect: at a decision a player knows the betting and its bucket in the
 current round only. Perfect recall of 169 preflop classes would multiply the river's
@@ -25,7 +25,8 @@ abstraction is computed exactly along training (:mod:`agents.dpp.solver`).
 
 **At the table.** The preflop class and the flop bucket are lookups (the flop's 256 levels
 are stored per canonical flop and hole: 2.3 MB, 1.1 MB compressed); turn and river values
-are computed exactly (≈ 0.3 ms and 7 µs), then placed among the stored level breakpoints.
+are computed exactly (their cost: docs/agents/dpp.md, "Playing"), then placed among the
+stored level breakpoints.
 The bucket function is total and deterministic: every (hole, board) maps to one bucket,
 always the same.
 """

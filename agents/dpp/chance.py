@@ -1,8 +1,8 @@
 """Chance in an abstract game: private buckets per round, their transitions and payoffs.
 
-An abstract game is the betting tree (:mod:`agents.dpp.tree`) played with *buckets* in place
-of cards. In round ``r`` each player holds one of ``sizes[r]`` buckets and sees only its own.
-Both players' buckets follow the same rules, given as data:
+An abstract game is the betting tree (:mod:`agents.common.bettingtree`) played with
+*buckets* in place of cards. In round ``r`` each player holds one of ``sizes[r]`` buckets
+and sees only its own. Both players' buckets follow the same rules, given as data:
 
 * ``initial[i]``: weight of round-0 bucket ``i`` (a probability, or 1 when the pair
   matrices below carry the whole chance weight);

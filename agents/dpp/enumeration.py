@@ -24,7 +24,7 @@ from acpcbot.deal import Deal
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
 from acpcbot.rules import HandState
-from agents.dpp.tree import ACTION_ORDER
+from agents.common.bettingtree import ACTION_ORDER
 
 Policy = Callable[[str, int, tuple[Card, ...], tuple[Card, ...]], Sequence[float]]
 """``(betting, position, own hole cards, visible board) -> (fold, call, raise)``; the

@@ -3,7 +3,7 @@
 Kernels take the tree as ``(kind, player, round, children, base, payoff)`` and the chance
 model as ``(sizes, initial, transitions, fold, fold_ones, showdown)`` (see
 :class:`agents.dpp.chance.PaddedChance`). Every kernel walks the flattened betting tree
-(:mod:`agents.dpp.tree`) with one vector per node over the buckets of the node's round: a
+(:mod:`agents.common.bettingtree`) with one vector per node over the buckets of the node's round: a
 forward pass in preorder gives both players' reach (strategy times chance), the leaves turn
 the opponent's reach into values for one player, and a backward pass in reverse preorder
 folds values up — averaging with the strategy (:data:`EVALUATE`), taking the best action per

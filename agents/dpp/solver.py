@@ -31,9 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot.game import Game
+from agents.common.bettingtree import BettingTree, NodeKind
 from agents.dpp.chance import AbstractChance, PaddedChance
 from agents.dpp.infoset import InfoSetLayout
-from agents.dpp.tree import BettingTree, NodeKind
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -26,14 +26,15 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.actions import Action
+from acpcbot.actions import Action, format_betting
 from acpcbot.game import Game
 from acpcbot.handeval.combos import COMBO_CARDS, combo_index
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.common.betpolicy import DEFAULT, PolicyFit
-from agents.common.decisions import Decision, DecisionTracker, decision_of
+from agents.common.bettingtree import betting_tree
+from agents.common.decisions import Decision, DecisionTracker, later_bets
 from agents.common.rehearsal import rehearse_once, rehearses
 from agents.common.weights import WeightTable, holding_strengths
 from agents.loki2.config import Loki2Config
@@ -81,9 +82,8 @@ class Loki2(Agent):
 
         self._simulation = simulation
         game = info.game
-        self._game_array = np.array(
-            [*game.first_player, *game.raise_size, *game.max_raises], dtype=np.int64
-        )
+        self._tree = betting_tree(game)
+        self._later = np.array([later_bets(game, r) for r in range(game.num_rounds)], np.int64)
         c = self.config
         self._limits = np.array(
             [c.trials, c.min_trials, c.check_every, c.strength_samples, int(c.cutoff)],
@@ -139,10 +139,7 @@ class Loki2(Agent):
         strengths = holding_strengths(board)
         hole = state.own_cards
         own = float(strengths[combo_index(*hole)])
-        me = state.position
-        turn = decision_of(betting)
-        acted = len(betting.actions[betting.round])
-        spent = betting.spent
+        tree = self._tree
         simulation = self._simulation
         prob, alias = simulation.alias_table(weights)
         out = np.zeros(6)
@@ -154,8 +151,9 @@ class Loki2(Agent):
             COMBO_CARDS,
             own,
             strengths,
-            np.array([me, turn.round, spent[me], spent[1 - me], turn.level, acted], dtype=np.int64),
-            self._game_array,
+            tree.table,
+            tree.decision_node(format_betting(betting.actions)),
+            self._later,
             _PARAMS,
             self.fit.frequency_table(),
             self.fit.predictabilities(),

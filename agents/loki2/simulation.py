@@ -23,12 +23,18 @@ early when the best action's EV leads the second best's by more than the sum of 
 standard deviations (the standard errors of the two means; folding's is 0) — Peña's
 criterion, :func:`obvious`.
 
+The trials walk the game's betting tree as the rules built it
+(:attr:`agents.common.bettingtree.BettingTree.table`, from
+:meth:`acpcbot.rules.HandState.children`): who acts, what is legal, what each has put in and
+where a round ends come from there, not from rules of the kernel's own.
+
 This module imports numba; the agent imports it when a match begins.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +44,7 @@ from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, KEY_BASE, value_of_ke
 from acpcbot.handeval.jitcache import cache_enabled
 from acpcbot.handeval.montecarlo import alias_table, high_index, low_index, splitmix64
 from agents.common.betpolicy import fitted_triple, saund_triple
+from agents.common.bettingtree import NodeKind, TableColumn
 from agents.common.weights import potential
 
 CACHE = cache_enabled(__file__)
@@ -61,6 +68,12 @@ FOLD = 0
 CALL = 1
 RAISE = 2
 _UNKNOWN = -1.0
+_SHOWDOWN = int(NodeKind.SHOWDOWN)
+_CHANCE = int(NodeKind.CHANCE)
+_KIND, _PLAYER, _ROUND = int(TableColumn.KIND), int(TableColumn.PLAYER), int(TableColumn.ROUND)
+_RAISES, _CHILD, _SPENT = int(TableColumn.RAISES), int(TableColumn.FOLD), int(TableColumn.SPENT)
+"""The table's columns (``_CHILD + action``: the child after ``action``; ``_SPENT + p``:
+position ``p``'s chips in)."""
 _MIX = uint64(0xD1B54A32D192ED03)
 
 
@@ -146,8 +159,9 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
     combo_cards: IntArray,
     own_now: float,
     opponent_now: FloatArray,
-    betting: IntArray,
-    game: IntArray,
+    nodes: npt.NDArray[np.integer[Any]],
+    root: int,
+    later: IntArray,
     params: FloatArray,
     opponent_frequencies: FloatArray,
     opponent_predictability: FloatArray,
@@ -164,9 +178,10 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
     ``hole``: our cards; ``board``: the cards shown; ``threshold``/``alias``: the Walker
     alias table of the opponent's weights over ``combo_cards`` (threshold as probability
     · 2^32); ``own_now``/``opponent_now``: our strength and every opponent holding's on this
-    street. ``betting``: ``[position, round, our chips in, its chips in, raises this round,
-    actions this round]``. ``game``: ``[first player of rounds 0-3, raise sizes of rounds
-    0-3, most raises of rounds 0-3]``. ``params``: Saund's policy
+    street. ``nodes``: the game's betting tree, built from the rules, as the table the trials
+    walk (:attr:`agents.common.bettingtree.BettingTree.table`); ``root``: the decision's
+    node; ``later[round]``: one bet of each later round
+    (:func:`agents.common.decisions.later_bets`). ``params``: Saund's policy
     (:meth:`~agents.common.betpolicy.SaundPolicy.array`);
     ``opponent_frequencies[round, facing, level, action]`` and
     ``opponent_predictability[round]``, ``opponent_shapes[round, facing, level, bin, action]``
@@ -176,8 +191,11 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
     ``limits``: ``[trials, min_trials, check_every, strength samples, cut-off on]``.
     ``out`` gets ``[EV fold, call, raise, SD fold, call, raise]`` in chips.
     """
-    me = betting[0]
-    round_now = betting[1]
+    me = nodes[root, _PLAYER]
+    round_now = nodes[root, _ROUND]
+    base = nodes[root, _SPENT + me]
+    """What we have put in before the decision (a trial's value counts what we put in from
+    it on)."""
     trials, min_trials, check_every, samples, cutoff = (
         limits[0],
         limits[1],
@@ -185,17 +203,10 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
         limits[3],
         limits[4],
     )
-    first = game[0:4]
-    sizes = game[4:8]
-    most = game[8:12]
-    later = np.zeros(4, np.int64)
-    for street in range(2, -1, -1):
-        later[street] = later[street + 1] + sizes[street + 1]
-    facing_now = betting[3] > betting[2]
     legal = np.zeros(3, np.bool_)
-    legal[FOLD] = facing_now
+    legal[FOLD] = nodes[root, _CHILD + FOLD] >= 0
     legal[CALL] = True
-    legal[RAISE] = betting[4] < most[round_now]
+    legal[RAISE] = nodes[root, _CHILD + RAISE] >= 0
     known = (1 << hole[0]) | (1 << hole[1])
     for c in board:
         known |= 1 << c
@@ -238,23 +249,25 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
             if not legal[first_action]:
                 continue
             rng = trial_state  # both plays share the trial's random numbers
-            spent_me, spent_op = betting[2], betting[3]
-            round_ = round_now
-            raises = betting[4]
-            acted = betting[5]
-            actor = 0  # 0: us, 1: the opponent
+            node = root
             forced = first_action
             value = 0.0
             while True:
-                mine = spent_me if actor == 0 else spent_op
-                other = spent_op if actor == 0 else spent_me
-                to_call = other - mine
-                facing = to_call > 0
-                can_raise = raises < most[round_]
+                # The children's rows are read first: those loads overlap the sampling below
+                # (a walk of the table in memory would otherwise wait for each row in turn).
+                to_fold = nodes[node, _CHILD + FOLD]
+                to_call = nodes[node, _CHILD + CALL]
+                to_raise = nodes[node, _CHILD + RAISE]
+                after_call = nodes[to_call, _KIND]
+                after_raise = nodes[to_raise, _KIND] if to_raise >= 0 else -1
+                actor = 0 if nodes[node, _PLAYER] == me else 1  # 0: us, 1: the opponent
                 if forced >= 0:
                     action = forced
                     forced = -1
                 else:
+                    facing = to_fold >= 0  # a fold is legal facing a bet only
+                    round_ = nodes[node, _ROUND]
+                    spent_me, spent_op = nodes[node, _SPENT + me], nodes[node, _SPENT + 1 - me]
                     s = strength[actor, round_]
                     if s == _UNKNOWN:
                         board_cards = 3 if round_ == 1 else round_ + 2
@@ -264,15 +277,16 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
                         s = sampled_strength(holder0, holder1, full, board_cards, samples, sub)
                         strength[actor, round_] = s
                     pot = spent_me + spent_op
-                    odds = (to_call + later[round_]) / (pot + to_call + 2 * later[round_])
+                    owed = spent_op - spent_me if actor == 0 else spent_me - spent_op
+                    odds = (owed + later[round_]) / (pot + owed + 2 * later[round_])
                     f, c, r = saund_triple(s, facing, odds, params)
                     if actor == 1:
+                        level = min(nodes[node, _RAISES], 2)
                         w = opponent_predictability[round_]
-                        freq = opponent_frequencies[round_, int(facing), min(raises, 2)]
+                        freq = opponent_frequencies[round_, int(facing), level]
                         f = w * f + (1.0 - w) * freq[0]
                         c = w * c + (1.0 - w) * freq[1]
                         r = w * r + (1.0 - w) * freq[2]
-                        level = min(raises, 2)
                         f, c, r = fitted_triple(
                             f,
                             c,
@@ -287,7 +301,7 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
                         )
                     if not facing:
                         f = 0.0
-                    if not can_raise:
+                    if to_raise < 0:
                         r = 0.0
                     total = f + c + r
                     rng, z = splitmix64(rng)
@@ -298,39 +312,23 @@ def simulate(  # noqa: PLR0917  (numba kernels take positional arguments)
                         action = CALL
                     else:
                         action = RAISE
-                if action == FOLD:
-                    if actor == 0:
-                        value = -float(spent_me - betting[2])
-                    else:
-                        value = float(spent_op + betting[2])
+                if action == FOLD:  # heads-up, a fold ends the hand (a FOLD leaf)
+                    # what the folding player had put in: ours is lost, the opponent's won
+                    stake = nodes[node, _SPENT + me] if actor == 0 else nodes[node, _SPENT + 1 - me]
+                    value = -float(stake - base) if actor == 0 else float(stake + base)
                     break
-                if action == CALL:
-                    if actor == 0:
-                        spent_me = spent_op
+                node, after = (to_call, after_call) if action == CALL else (to_raise, after_raise)
+                if after == _SHOWDOWN:
+                    stake = nodes[node, _SPENT + me]  # both have put in the same
+                    if ours > theirs:
+                        value = float(stake + base)
+                    elif ours < theirs:
+                        value = -float(stake - base)
                     else:
-                        spent_op = spent_me
-                    if acted >= 1:  # the round is over
-                        if round_ == 3:
-                            if ours > theirs:
-                                value = float(spent_op + betting[2])
-                            elif ours < theirs:
-                                value = -float(spent_me - betting[2])
-                            else:
-                                value = 0.5 * (spent_me + spent_op) - (spent_me - betting[2])
-                            break
-                        round_ += 1
-                        raises = 0
-                        acted = 0
-                        actor = 0 if first[round_] == me else 1
-                        continue
-                else:
-                    if actor == 0:
-                        spent_me = spent_op + sizes[round_]
-                    else:
-                        spent_op = spent_me + sizes[round_]
-                    raises += 1
-                acted += 1
-                actor = 1 - actor
+                        value = 0.5 * (2 * stake) - (stake - base)
+                    break
+                if after == _CHANCE:  # the round is over: the next one's first decision
+                    node = nodes[node, _CHILD]
             sums[first_action] += value
             squares[first_action] += value * value
         done += 1

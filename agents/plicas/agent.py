@@ -26,14 +26,15 @@ from acpcbot.handeval.combos import combo_index
 from acpcbot.handeval.evaluator import rank7
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
-from acpcbot.rules import HandState
+from acpcbot.rules import HandState, replay
 from agents.base import Agent
+from agents.common.rehearsal import rehearse_once
 from agents.common.weights import board_ranking
 from agents.plicas.actionmodel import ActionModel
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
-from agents.plicas.config import DYNAMIC, STATIC, PlicasConfig
+from agents.plicas.config import DYNAMIC, REHEARSED, STATIC, PlicasConfig
 from agents.plicas.dpac import dpac_shift
 from agents.plicas.dprc import choose_range
 from agents.plicas.exploitation import ExploitationUnit
@@ -43,11 +44,10 @@ from agents.plicas.merge import decide, merge
 from agents.plicas.model import PRIOR, OpponentAction, OpponentModel, OpponentProfile
 from agents.plicas.postflop import postflop_triple
 from agents.plicas.preflop import preflop_triple
-from agents.plicas.riversearch import RiverSpot, river_values
+from agents.plicas.riversearch import river_values
 from agents.plicas.situation import RIVER, Situation, action_lines
 from agents.plicas.strength import HandReader
 from agents.plicas.tables import PlicasTables
-from agents.plicas.warmup import warm_up
 from agents.plicas.weights import RangeWeights
 from agents.triple import Triple
 
@@ -97,7 +97,9 @@ class Plicas(Agent):
         config = self.config
         self.exploitation = ExploitationUnit(ActionModel(config.memory), config.exploit_evidence)
         self._replay: HandState | None = None
-        warm_up(game)  # compile every kernel now, before the dealer's clock runs
+        # Every kernel a decision reaches compiled now, before the dealer's clock runs: once
+        # a process, throwaway PLICASes play the scripted hands of agents.common.rehearsal.
+        rehearse_once("PLICAS's kernels", _rehearsing_agents, game)
 
     def observe(self, state: MatchState, betting: BettingView) -> None:
         if state.hand_number != self._hand_number:
@@ -200,19 +202,13 @@ class Plicas(Agent):
         self, situation: Situation, betting: BettingView, profile: OpponentProfile
     ) -> Triple:
         ranking = board_ranking(tuple(situation.board))
-        spot = RiverSpot(
-            mine=betting.spent[situation.position],
-            theirs=betting.spent[situation.opponent],
-            bet=situation.bet,
-            raises=situation.num_raises,
-            max_raises=self.game.max_raises[situation.round],
-            position=situation.position,
-            acted=bool(betting.actions[situation.round]),
-        )
+        hand = self._replay  # the hand the exploitation unit follows, when it is on
+        if hand is None:
+            hand = replay(self.game, betting.actions, situation.hand_number)
         calibration = self.reading_calibration()
         own = rank7(*situation.hole, *situation.board)
         values = river_values(
-            spot,
+            hand,
             own,
             ranking.values,
             self.weights.weights,
@@ -249,3 +245,7 @@ class PlicasStatic(Plicas):
 
     name = "plicas-static"
     CONFIG = STATIC
+
+
+def _rehearsing_agents() -> list[Agent]:
+    return [Plicas(0, config) for config in REHEARSED]

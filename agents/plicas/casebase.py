@@ -99,9 +99,9 @@ def case_triple(
     its shown buckets are a fair sample of the hands that bet. Anywhere earlier its weak
     hands that fold later to our bets, or bluff and win when we fold, never become cases:
     the similar cases are stronger than the range that took the line, and the unit folds
-    and checks too much. Against dpp that bias cost 24-32 mbb/g on two card seeds
-    (100,000 duplicate hands each); the case base answering at river bets only cost nothing
-    measurable against having none (see docs/results/plicas.md).
+    and checks too much. Against dpp that bias cost more than the unit won, and the case
+    base answering at river bets only costs nothing measurable against having none
+    (docs/results/plicas.md, "The case base's blind spot").
     """
     if situation.round != RIVER or not situation.facing_bet:
         return None

@@ -24,12 +24,12 @@ agents.errors.AgentOptionError: PLICAS option case-weight=nan: case-weight is a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.common import options as agent_options
 from agents.common.options import bounds as _bounds
 
-__all__ = ["DYNAMIC", "STATIC", "PlicasConfig"]
+__all__ = ["DYNAMIC", "REHEARSED", "STATIC", "PlicasConfig"]
 
 _MAX_HANDS = 1_000_000_000
 
@@ -66,7 +66,8 @@ class PlicasConfig:
     river_search: bool = False
     """On the river, search the rest of the betting against the learned model
     (:mod:`agents.plicas.riversearch`) instead of the postflop rule and fold-equity units.
-    Off by default: against dpp it lost about 48 mbb/g (see that module)."""
+    Off by default: it lost against dpp (docs/results/plicas.md, "A river search, measured
+    and left off")."""
     samples: int = field(default=600, metadata=_bounds(1, 1_000_000))
     """Monte Carlo samples per equity estimate on the flop and turn."""
     exploit: bool = True
@@ -121,3 +122,10 @@ STATIC = PlicasConfig(
 bluff unit) and hands read against the frozen generic opponent. The fold-equity unit stays
 on: with the model off it reads the generic opponent's fold rates, so it is a fixed rule
 (bet where a sound opponent folds often enough) that nothing the opponent does changes."""
+REHEARSED = (
+    replace(DYNAMIC, river_search=True),
+    replace(STATIC, river_search=True),
+)
+"""The configurations a throwaway PLICAS plays before a match so that every kernel is
+compiled (:meth:`agents.plicas.agent.Plicas.begin_match`): between them every unit, with
+the model on and off."""

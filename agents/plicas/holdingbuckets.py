@@ -14,8 +14,9 @@ An opponent's strategy is read as a function of the betting and of how strong it
   reading of its hand is.
 
 The flop's values come from a table shipped in ``agents/data/`` (one row per flop up to
-renaming suits, built by ``scripts/build_flop_squares.py``); the turn's (≈ 5 ms) and the
-river's are computed and kept for the boards of the last hands.
+renaming suits, built by ``scripts/build_flop_squares.py``); the turn's and the river's are
+computed (the turn's cost: docs/agents/plicas.md, "Speed") and kept for the boards of the
+last hands.
 
 >>> from acpcbot.cards import parse_cards
 >>> from acpcbot.handeval.combos import combo_index

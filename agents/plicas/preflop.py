@@ -6,8 +6,8 @@ the one small blind DPRC's objective charges — unless the opponent folds to a 
 often that a steal pays: an outside hand raises with a probability that grows with the
 steal's expected value (see :func:`steal_probability`). The small blind never limps: a
 limp gives the big blind a free choice to raise with the initiative, equilibrium strategies
-of this game almost never limp, and against dpp raising the 30 % of played hands it used to
-limp gained about 10 mbb/g over six card seeds (see docs/results/plicas.md). Later decisions follow
+of this game almost never limp, and against dpp raising the hands it used to limp paid
+(docs/results/plicas.md, "The small blind never limps"). Later decisions follow
 expert tables per class and situation (the big blind after a limp, facing a raise, facing a
 re-raise), with a value raise whenever the hand is strong enough against the part of the
 opponent's modelled range that would call; facing a raise, the call is by the pot odds

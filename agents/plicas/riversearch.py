@@ -14,31 +14,33 @@ Values are chips won over the whole hand, weighted by the range's mass; the unit
 values of fold, call and raise at the root into a triple that takes the best action, mixing
 two actions only when their values are within :data:`MIX_WIDTH` of a bet.
 
-Off by default (``plicas:river-search=on``): against dpp it *lost* 48 mbb/g on two card
-seeds (−44.2 and −52.3 against +3.6 and −3.7 without it, 100,000 duplicate hands each). It
-plays the river polarised — facing a bet it raises 44% and calls 7% (the rules: 8% and 51%)
-— because the model says dpp re-raises only its best hands and folds its worst, and that
-aggression feeds back: fewer of dpp's weak hands reach a showdown, the showdown-calibrated
-readings grow stronger, and PLICAS folds 25% of turn bets instead of 20%.
+The betting is walked through the rules (:meth:`acpcbot.rules.HandState.children`), from
+the state of the decision to the end of the round. Off by default
+(``plicas:river-search=on``): it lost against dpp (docs/results/plicas.md, "A river search,
+measured and left off").
 
 >>> import numpy as np
+>>> from acpcbot.game import bundled_game
+>>> from acpcbot.protocol.matchstate import parse_betting
+>>> from acpcbot.rules import replay
 >>> from agents.plicas.model import PRIOR
->>> spot = RiverSpot(mine=20, theirs=30, bet=20, raises=1, max_raises=4, position=1)
+>>> hand = replay(bundled_game(), parse_betting("cc/cc/cc/r"))  # we put in 10, it 30
 >>> weights = np.array([1.0, 1.0])      # two combos it may hold ...
 >>> values = np.array([100, 300])       # ... one our hand (200) beats, one it does not
->>> ev = river_values(spot, 200, values, weights, profile=PRIOR)
+>>> ev = river_values(hand, 200, values, weights, profile=PRIOR)
 >>> ev.fold, ev.call                    # fold what we put in, or win or lose 30 alike
-(-20.0, 0.0)
+(-10.0, 0.0)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from acpcbot.actions import ActionType
+from acpcbot.rules import HandState
 from agents.common.weights import ordered_percentiles
 from agents.plicas.calibration import Calibration
 from agents.plicas.model import OpponentAction, OpponentProfile, context_level
@@ -53,34 +55,7 @@ MIX_WIDTH = 0.1
 """Difference in value, as a share of the bet, below which two actions are mixed."""
 NEGLIGIBLE = 1e-9
 """Range mass below which a branch is not searched further."""
-
-
-@dataclass(frozen=True, slots=True)
-class RiverSpot:
-    """The betting of one river decision point, from the agent's side."""
-
-    mine: int
-    """Chips the agent has put in this hand."""
-    theirs: int
-    """Chips the opponent has put in this hand."""
-    bet: int
-    raises: int
-    """Bets and raises made this round."""
-    max_raises: int
-    position: int
-    """The agent's position (the opponent is at ``1 - position``)."""
-    acted: bool = False
-    """Someone has already acted this round (a check now closes the round)."""
-
-    @property
-    def facing(self) -> bool:
-        """The agent has a bet to call."""
-        return self.theirs > self.mine
-
-    @property
-    def facing_them(self) -> bool:
-        """The opponent has a bet to call."""
-        return self.mine > self.theirs
+_COLUMN = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,15 +86,19 @@ class RiverValues:
 
 
 class _Search:
-    """One search: the root's constants and the recursion over betting nodes."""
+    """One search: the root's constants and the recursion over the states of the round,
+    walked with :meth:`~acpcbot.rules.HandState.children` (the rules decide who acts, what
+    is legal and when the round ends)."""
 
     def __init__(
         self,
+        me: int,
         own_value: int,
         values: IntArray,
         profile: OpponentProfile,
         calibration: Calibration | None,
     ) -> None:
+        self.me = me
         self.profile = profile
         self.calibration = calibration
         self.values = values
@@ -127,48 +106,53 @@ class _Search:
         self.sign = np.sign(own_value - values).astype(np.float64)
         """+1 where the agent's hand wins the showdown, -1 where it loses, 0 on a tie."""
 
-    def showdown(self, spot: RiverSpot, weights: FloatArray) -> float:
+    def showdown(self, hand: HandState, weights: FloatArray) -> float:
         # both have put in the same amount; a win takes the opponent's chips
-        return float(spot.theirs * (self.sign @ weights))
+        return float(hand.spent[1 - self.me] * (self.sign @ weights))
 
-    def own_turn(self, spot: RiverSpot, weights: FloatArray) -> float:
-        return max(v for v in self.own_actions(spot, weights) if v is not None)
+    def after(self, hand: HandState, weights: FloatArray) -> float:
+        """The value of a state reached by a call or a raise."""
+        if hand.finished:
+            return self.showdown(hand, weights)
+        if hand.current_player == self.me:
+            return self.own_turn(hand, weights)
+        return self.their_turn(hand, weights)
+
+    def own_turn(self, hand: HandState, weights: FloatArray) -> float:
+        return max(v for v in self.own_actions(hand, weights) if v is not None)
 
     def own_actions(
-        self, spot: RiverSpot, weights: FloatArray
+        self, hand: HandState, weights: FloatArray
     ) -> tuple[float | None, float, float | None]:
-        mass = float(weights.sum())
-        fold = -spot.mine * mass if spot.facing else None
-        if spot.facing or spot.acted:
-            call = self.showdown(replace(spot, mine=spot.theirs), weights)
-        else:
-            call = self.their_turn(replace(spot, acted=True), weights)
-        raise_ = None
-        if spot.raises < spot.max_raises:
-            raised = replace(spot, mine=spot.theirs + spot.bet, raises=spot.raises + 1, acted=True)
-            raise_ = self.their_turn(raised, weights)
+        found: list[float | None] = [None, None, None]
+        for action, child in hand.children():
+            if action.type is ActionType.FOLD:
+                found[0] = -hand.spent[self.me] * float(weights.sum())
+            else:
+                found[_COLUMN[action.type]] = self.after(child, weights)
+        fold, call, raise_ = found
+        assert call is not None  # a call (or check) is always legal
         return fold, call, raise_
 
-    def their_turn(self, spot: RiverSpot, weights: FloatArray) -> float:
+    def their_turn(self, hand: HandState, weights: FloatArray) -> float:
         if weights.sum() <= NEGLIGIBLE:
             return 0.0
-        fold, call, raise_ = self.responses(spot, weights)
-        # the search starts at the agent's turn, so the opponent always acts after it: its
-        # call or check closes the round
-        total = spot.theirs * float(fold @ weights)
-        total += self.showdown(replace(spot, theirs=spot.mine), weights * call)
-        if spot.raises < spot.max_raises:
-            raised = replace(spot, theirs=spot.mine + spot.bet, raises=spot.raises + 1, acted=True)
-            total += self.own_turn(raised, weights * raise_)
+        fold, call, raise_ = self.responses(hand, weights)
+        total = hand.spent[1 - self.me] * float(fold @ weights)
+        for action, child in hand.children():
+            if action.type is ActionType.CALL:
+                total += self.after(child, weights * call)
+            elif action.type is ActionType.RAISE:
+                total += self.after(child, weights * raise_)
         return total
 
     def responses(
-        self, spot: RiverSpot, weights: FloatArray
+        self, hand: HandState, weights: FloatArray
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Per combo, the probability that the opponent folds, calls or raises here."""
-        opponent = 1 - spot.position
-        facing = spot.facing_them
-        level = spot.raises
+        opponent = hand.current_player
+        facing = hand.can_fold()
+        level = hand.num_raises
         place = ordered_percentiles(self.order, self.values, weights)
         frequencies = self.profile.response(RIVER, opponent, facing, level)
         probs = []
@@ -185,7 +169,7 @@ class _Search:
         if not facing:  # a check: nothing to fold to
             call = call + fold
             fold = np.zeros_like(fold)
-        if spot.raises >= spot.max_raises:
+        if not hand.can_raise():
             call = call + raise_
             raise_ = np.zeros_like(raise_)
         total = np.maximum(fold + call + raise_, 1e-12)
@@ -193,7 +177,7 @@ class _Search:
 
 
 def river_values(
-    spot: RiverSpot,
+    hand: HandState,
     own_value: int,
     values: IntArray,
     weights: FloatArray,
@@ -201,14 +185,14 @@ def river_values(
     profile: OpponentProfile,
     calibration: Calibration | None = None,
 ) -> RiverValues:
-    """The value of each action of the agent at ``spot``, its hand worth ``own_value``
-    against the combos' ``values`` weighted by ``weights`` (combos with value 0 or weight 0
-    are not in the range); per unit of range mass."""
+    """The value of each action of the player to act at ``hand`` (a river state), its hand
+    worth ``own_value`` against the combos' ``values`` weighted by ``weights`` (combos with
+    value 0 or weight 0 are not in the range); per unit of range mass."""
     live = weights * (values > 0)
     mass = float(live.sum())
     if mass <= 0:
         live = (values > 0).astype(np.float64)
         mass = max(float(live.sum()), 1.0)
-    search = _Search(own_value, values, profile, calibration)
-    fold, call, raise_ = search.own_actions(spot, live / mass)
+    search = _Search(hand.current_player, own_value, values, profile, calibration)
+    fold, call, raise_ = search.own_actions(hand, live / mass)
     return RiverValues(fold, call, raise_)

@@ -33,7 +33,7 @@ from dealer.analysis.bankrollplot import bankroll_png, logs_png
 from dealer.analysis.crosstable import Crosstable, pool
 from dealer.analysis.crosstableplot import heatmap_png
 from dealer.analysis.loghands import LoggedHand, logged_hands
-from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log, report_logs
+from dealer.analysis.logresults import LogsReport, ReportKind, report_logs
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log, read_log_stream
 from dealer.analysis.playerstats import PlayerStats, log_stats, stats_json, stats_lines
 from dealer.analysis.rankings import Placing, instant_runoff, total_bankroll
@@ -64,7 +64,6 @@ __all__ = [
     "bankroll_png",
     "duplicate_result",
     "estimate",
-    "game_of_log",
     "heatmap_png",
     "instant_runoff",
     "log_result",

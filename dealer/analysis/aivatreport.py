@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.game import Game
+from acpcbot.logreader import game_of_log
 from dealer.analysis.aivat import (
     PREFLOP_SAMPLES,
     AivatHalf,
@@ -26,7 +27,7 @@ from dealer.analysis.aivat import (
     aivat_half,
     aivat_pair,
 )
-from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log
+from dealer.analysis.logresults import LogsReport, ReportKind
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.results import ResultsError
 from dealer.analysis.stats import Z95, Estimate
@@ -110,7 +111,8 @@ def report_aivat(
     if report.kind is ReportKind.SIDE_BY_SIDE:
         raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
     plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
-    game = game_of_log(report.logs[0])
+    first = report.logs[0]
+    game = game_of_log(first.path, first.header, advice="give --big-blind")
     oracles = known(report.logs[0].seat_names, game) if known is not None else None
     return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=oracles)
 

@@ -1,10 +1,10 @@
 """Every hand of one or more logs with its game, streamed: for measures that replay the hands
 (``acpcbot stats``, ``acpcbot infogain``).
 
-A log's game is the one its header names (a file beside the log, here, or a bundled game:
-:func:`dealer.analysis.logresults.game_named`), else (no header) the bundled heads-up limit
-game; a game given instead is taken for a log whose header names none that can be read, and
-refused for a log whose header names another. Every log must be of the first one's game.
+A log's game is :func:`acpcbot.logreader.game_of_log`'s (the game file its header names,
+beside the log or bundled; without a header, heads-up limit hold'em); a game given instead is
+taken for a log without a header or whose header names none that can be read, and refused for
+a log whose header names another. Every log must be of the first one's game.
 Each log is read once, by :mod:`acpcbot.logreader`, every hand checked under its game's
 rules (its betting, its cards, its values); anything wrong is a
 :class:`~acpcbot.logreader.LogError` naming the file and the line.
@@ -24,13 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acpcbot.errors import AcpcError
-from acpcbot.game import Game, bundled_game
-from acpcbot.logreader import IllegalHandError, LogError, open_log
+from acpcbot.game import Game
+from acpcbot.logreader import IllegalHandError, LogError, game_of_log, open_log
 from acpcbot.protocol.logfile import LogHeader, StateRecord
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import shown_path
-from dealer.analysis.logresults import game_named
-from dealer.analysis.results import ResultsError
 
 __all__ = ["LoggedHand", "logged_hands"]
 
@@ -107,13 +105,13 @@ def _game_of(
 ) -> Game:
     """The game of the log at ``path`` (shown as ``where``) whose header is ``header``, the
     game ``given`` if any."""
-    if header is None:
-        return given or bundled_game()
     if given is None:
-        return game_named(header.game_path, path, advice)
+        return game_of_log(path, header, advice=advice)
+    if header is None:
+        return given
     try:
-        named = game_named(header.game_path, path, advice)
-    except ResultsError:
+        named = game_of_log(path, header, advice=advice)
+    except LogError:
         return given  # a game the header names but that is not here: the one given is
     if named != given:
         game = clip_line(header.game_path, 80)

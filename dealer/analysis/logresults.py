@@ -11,11 +11,9 @@ line is checked against its ``STATE`` lines: a disagreement, and a last line cut
 written, are warnings; under ``strict`` a log that does not end in an agreeing ``SCORE`` line
 fails.
 
-The big blind comes from the game a log's header names: a file of that name beside the log,
-else in the current folder, else the bundled game of that name. Such a file is read only if
-it is a regular file of at most :data:`MAX_GAME_BYTES` (:mod:`acpcbot.smallfile`): a header can
-name anything, ``/dev/zero`` or a FIFO included; and an error about it says why it is not a
-game, never what it holds (a header naming ``/etc/passwd`` must not print its first line).
+The big blind comes from the log's game (:func:`acpcbot.logreader.game_of_log`: the game
+file its header names, by its file name, beside the log or bundled; heads-up limit hold'em
+without a header), unless one is given.
 """
 
 from __future__ import annotations
@@ -28,11 +26,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import GameDefinitionError
-from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
+from acpcbot.game import Game
+from acpcbot.logreader import LogError, game_of_log
 from acpcbot.protocol.logfile import LogHeader
 from acpcbot.protocol.matchstate import clip_line
-from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
+from acpcbot.smallfile import FileRefusedError, read_small_file
 from dealer.analysis.playedlog import PlayedLog, read_log
 from dealer.analysis.results import (
     HalfResult,
@@ -48,18 +46,14 @@ from dealer.analysis.results import (
 from dealer.analysis.twins import labels, twin_differences
 
 __all__ = [
-    "MAX_GAME_BYTES",
     "LogsReport",
     "ReportKind",
     "big_blind_of",
-    "game_named",
-    "game_of_log",
     "report_json",
     "report_lines",
     "report_logs",
 ]
 
-MAX_GAME_BYTES = 1024 * 1024
 """The largest game file read (a ``.game`` file is a few hundred bytes)."""
 MAX_SUMMARY_BYTES = 4 << 20
 """The largest ``summary.json`` read (a match's is a few kB)."""
@@ -116,7 +110,7 @@ def report_logs(
         halves: tuple[HalfResult, ...] = (log_result(logs[0], blinds[0], player),)
     else:
         first, second = logs
-        not_a_pair = tuple(twin_differences(first, second, game_of_log))
+        not_a_pair = tuple(twin_differences(first, second))
         if side_by_side:
             kind = ReportKind.SIDE_BY_SIDE
             blinds = tuple(big_blind or big_blind_of(log) for log in logs)
@@ -247,58 +241,20 @@ def report_json(report: LogsReport) -> dict[str, Any]:
 
 def _header_game(path: Path, header: LogHeader | None) -> Game | None:
     """The game whose rules the hands of the log at ``path`` are checked under: the one its
-    header names, when it can be read (without it, only what needs no game is checked)."""
+    header names, when it can be read (without a header, only what needs no game is
+    checked)."""
     if header is None:
         return None
     try:
-        return game_named(header.game_path, path, "")
-    except ResultsError:
+        return game_of_log(path, header)
+    except LogError:
         return None
 
 
-def game_of_log(log: PlayedLog) -> Game:
-    """The game a log's header names: the first of a file of that name beside the log, one
-    in the current folder, or the bundled game of that name."""
-    if log.header is None:
-        raise ResultsError(f"{log.where} has no header naming its game; give --big-blind")
-    return game_named(log.header.game_path, log.path, "give --big-blind")
-
-
-def game_named(name: str, log: Path, advice: str) -> Game:
-    """The game ``name`` that the header of the log at ``log`` names: a file of that name
-    beside the log, else in the current folder, else the bundled game of that name; a
-    :class:`ResultsError` that says why not and ends in ``advice`` otherwise."""
-    candidates = dict.fromkeys([log.parent / name, Path(name), Path(Path(name).name)])
-    for candidate in candidates:
-        try:
-            data = read_small_file(candidate, limit=MAX_GAME_BYTES)
-        except MissingFileError:
-            continue
-        except FileRefusedError as exc:
-            raise _no_game(name, log, str(exc), advice) from None
-        try:
-            return parse_game(data.decode("latin-1"), source=str(candidate))
-        except GameDefinitionError:
-            # Not what is wrong in it: a log names any file, and none of its lines may land
-            # in a message (the log comes from elsewhere; the file may be anyone's).
-            why = f"{shown_path(candidate)} is not a valid game definition"
-            raise _no_game(name, log, why, advice) from None
-    if Path(name).name in BUNDLED_GAMES:
-        return bundled_game(Path(name).name)
-    why = "no such file beside the log, here or among the bundled games"
-    raise _no_game(name, log, why, advice)
-
-
-def _no_game(name: str, log: Path, why: str, advice: str) -> ResultsError:
-    game = clip_line(name, 80)
-    return ResultsError(f"cannot read the game {game!r} of {shown_path(log)}: {why}; {advice}")
-
-
 def big_blind_of(log: PlayedLog) -> int:
-    """The big blind of the game a log names."""
-    blind = game_of_log(log).big_blind
+    """The big blind of the log's game (:func:`acpcbot.logreader.game_of_log`)."""
+    blind = game_of_log(log.path, log.header, advice="give --big-blind").big_blind
     if blind <= 0:
-        assert log.header is not None
-        game = clip_line(log.header.game_path, 80)
+        game = clip_line(log.header.game_path, 80) if log.header is not None else "?"
         raise ResultsError(f"the game {game!r} of {log.where} has no big blind; give --big-blind")
     return blind

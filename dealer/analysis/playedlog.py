@@ -5,7 +5,7 @@ The log is read by :mod:`acpcbot.logreader` (streamed, every line checked, a one
 line cut while being written left out and said); this keeps what the results need of each
 hand. Memory is 28 bytes a hand (heads-up): hand numbers, each player's chips and a
 fingerprint of the hole cards (to tell whether two logs dealt the same cards) are kept in
-arrays. A million hands read in about 5 s.
+arrays (how fast a log reads: docs/commands/results.md).
 
 >>> import io
 >>> data = (b"STATE:0:rc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:20|-20:A|B\\n"

@@ -4,8 +4,9 @@ The second log is the first's twin when it is another log (not the same file, no
 content) of the same deal with the seats reversed:
 
 * the same two players, seat 1 of one being seat 2 of the other;
-* when both logs have a header: the same seed, the same game and the same number of hands
-  (the match names differ by design);
+* when both logs have a header: the same seed, the same game (named alike, or read as one by
+  :func:`acpcbot.logreader.game_of_log`) and the same number of hands (the match names
+  differ by design);
 * in every hand number both logs hold, the same hole cards at the same positions (the same
   seed deals the same cards), which also settles logs without a header.
 
@@ -24,30 +25,22 @@ content) of the same deal with the seats reversed:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from acpcbot.errors import AcpcError
-from acpcbot.game import Game
+from acpcbot.logreader import game_of_log
 from acpcbot.protocol.matchstate import clip_line
 from dealer.analysis.playedlog import PlayedLog
 
 __all__ = ["labels", "twin_differences"]
 
-GameOf = Callable[[PlayedLog], Game]
-"""Reads the game a log's header names (raises :class:`AcpcError` when it cannot)."""
 
-
-def twin_differences(
-    first: PlayedLog, second: PlayedLog, game_of: GameOf | None = None
-) -> list[str]:
-    """Why ``second`` is not ``first``'s seat-reversed twin (empty: it is). With ``game_of``,
-    headers that name a game by two different paths agree when both read as one game."""
+def twin_differences(first: PlayedLog, second: PlayedLog) -> list[str]:
+    """Why ``second`` is not ``first``'s seat-reversed twin (empty: it is)."""
     a, b = labels(first, second)
     if first.file_id is not None and first.file_id == second.file_id:
         return ["the same log twice (the same file)"]
     if first.digest == second.digest:
         return ["the same log twice (the same content)"]
-    why = _header_differences(first, second, game_of)
+    why = _header_differences(first, second)
     seats, other = first.seat_names, second.seat_names
     if len(seats) != 2 or len(other) != 2:
         why.append(f"a duplicate pair is heads-up; {a} has {len(seats)} players, {b} {len(other)}")
@@ -70,7 +63,7 @@ def _players(names: tuple[str, ...]) -> str:
     return " and ".join(names)
 
 
-def _header_differences(first: PlayedLog, second: PlayedLog, game_of: GameOf | None) -> list[str]:
+def _header_differences(first: PlayedLog, second: PlayedLog) -> list[str]:
     one, two = first.header, second.header
     if one is None or two is None:
         return []  # the cards decide
@@ -78,7 +71,7 @@ def _header_differences(first: PlayedLog, second: PlayedLog, game_of: GameOf | N
     why = []
     if one.seed != two.seed:
         why.append(f"seeds differ: {one.seed} in {a}, {two.seed} in {b}")
-    if one.game_path != two.game_path and not _same_game(first, second, game_of):
+    if one.game_path != two.game_path and not _same_game(first, second):
         games = clip_line(one.game_path, 80), clip_line(two.game_path, 80)
         why.append(f"games differ: {games[0]!r} in {a}, {games[1]!r} in {b}")
     if one.hands != two.hands:
@@ -86,11 +79,10 @@ def _header_differences(first: PlayedLog, second: PlayedLog, game_of: GameOf | N
     return why
 
 
-def _same_game(first: PlayedLog, second: PlayedLog, game_of: GameOf | None) -> bool:
-    if game_of is None:
-        return False
+def _same_game(first: PlayedLog, second: PlayedLog) -> bool:
+    """Whether the games two headers name by different paths read as one game."""
     try:
-        return game_of(first) == game_of(second)
+        return game_of_log(first.path, first.header) == game_of_log(second.path, second.header)
     except AcpcError:
         return False
 

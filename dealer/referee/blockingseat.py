@@ -11,7 +11,7 @@ usual wait is a single system call; a wait that resumes part-way (a partial line
 comment) polls for the time left. Before blocking, a read may first *spin* for a few
 hundred microseconds (``spin_s``): a reply that comes back that quickly is then taken
 without the thread going to sleep, which spares the wake-up that dominates a round trip on
-loopback (on a quiet 2-vCPU VM about 1.4× the hands/s with C clients; see docs/dealer/speed.md).
+loopback (what it gains: docs/dealer/speed.md).
 
 A peer that goes away is not an exception here: reads then come back empty and
 :meth:`BlockingSeat.flush` raises :class:`~dealer.referee.seat.SeatGoneError` (as it does when

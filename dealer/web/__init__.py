@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from dealer.web.addresses import is_wildcard, machine_addresses
     from dealer.web.app import Guard, WebSite, build_app, is_loopback, page_url, serve
     from dealer.web.labels import action_label
-    from dealer.web.logs import HandFilter, HandIndex, HandRow, LogTail, game_of_log
+    from dealer.web.logs import HandFilter, HandIndex, HandRow, LogTail
     from dealer.web.matches import LiveBoard
     from dealer.web.person import PersonAtSeat, PersonEntrant, Table
     from dealer.web.roots import OutsideRootsError, Roots
@@ -52,7 +52,6 @@ __all__ = [
     "WebSite",
     "action_label",
     "build_app",
-    "game_of_log",
     "is_loopback",
     "is_wildcard",
     "machine_addresses",
@@ -65,7 +64,7 @@ _NAMES = {
     "dealer.web.addresses": ("is_wildcard", "machine_addresses"),
     "dealer.web.app": ("Guard", "WebSite", "build_app", "is_loopback", "page_url", "serve"),
     "dealer.web.labels": ("action_label",),
-    "dealer.web.logs": ("HandFilter", "HandIndex", "HandRow", "LogTail", "game_of_log"),
+    "dealer.web.logs": ("HandFilter", "HandIndex", "HandRow", "LogTail"),
     "dealer.web.matches": ("LiveBoard",),
     "dealer.web.person": ("PersonAtSeat", "PersonEntrant", "Table"),
     "dealer.web.roots": ("OutsideRootsError", "Roots"),

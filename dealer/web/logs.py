@@ -38,16 +38,15 @@ from typing import Any
 
 from acpcbot.cards import card_text
 from acpcbot.errors import AcpcError
-from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
+from acpcbot.game import Game, bundled_game
+from acpcbot.logreader import game_of_log
 from acpcbot.player import Strategy
 from acpcbot.protocol.logfile import (
     StateRecord,
     format_state_line,
-    parse_header,
     parse_state_line,
 )
 from acpcbot.rules import HandState, replay
-from acpcbot.smallfile import read_small_file
 from dealer.analysis import LogError, logged_hands, read_log, read_log_stream, twin_differences
 from dealer.referee import decisions_path, read_decisions
 from dealer.web.labels import action_label
@@ -60,7 +59,6 @@ __all__ = [
     "KnownStrategies",
     "LogTail",
     "curve",
-    "game_of_log",
     "twin_of",
 ]
 
@@ -156,7 +154,7 @@ class HandIndex:
         pots: array[int] = array("q")
         showdowns = bytearray()
         game: Game | None = None
-        for hand in logged_hands([path], game_of_log(path)):
+        for hand in logged_hands([path], advice=""):
             game = hand.game
             record = hand.record
             state = replay(game, record.betting, record.hand_number)
@@ -316,44 +314,6 @@ def twin_of(path: Path) -> Path | None:
     return None
 
 
-def game_of_log(path: Path) -> Game:
-    """The game a log's header names, looked for only where a served log may point: a file of
-    that name beside the log (the dealer's folders keep none; the reference's logs name
-    their game file), else a bundled game of that name; without a header, heads-up limit
-    hold'em. Never a path the header gives elsewhere (a log could name any file on the
-    machine).
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     log = Path(tmp) / "m.log"
-    ...     header = ["# name/game/hands/seed m /etc/passwd 1 1", "#--t_response 1"]
-    ...     _ = log.write_text("\\n".join([*header, "#--t_hand 1", "#--t_per_hand 1", ""]))
-    ...     game_of_log(log)
-    Traceback (most recent call last):
-    acpcbot.errors.AcpcError: m.log names the game 'passwd', neither beside it nor bundled
-    """
-    try:
-        with path.open("rb") as file:
-            lines = [file.readline(4096).decode("latin-1").rstrip("\r\n") for _ in range(4)]
-    except OSError as exc:
-        raise LogError(f"cannot read {path.name}: {exc.strerror}") from None
-    if not lines[0].startswith("# name/game/hands/seed"):
-        return bundled_game()
-    try:
-        name = Path(parse_header(lines).game_path.replace("\\", "/")).name
-    except AcpcError as exc:
-        raise LogError(f"{path.name}: {exc}") from None
-    beside = path.parent / name
-    if name and beside.is_file() and beside.resolve().parent == path.resolve().parent:
-        try:
-            return parse_game(read_small_file(beside, limit=64 * 1024).decode("latin-1"), name)
-        except AcpcError as exc:
-            raise LogError(f"{path.name}: its game {name}: {exc}") from None
-    if name in BUNDLED_GAMES:
-        return bundled_game(name)
-    raise AcpcError(f"{path.name} names the game {name!r}, neither beside it nor bundled")
-
-
 class LogTail:
     """A log that may still be growing: each player's chips in each hand so far, read
     incrementally (only the lines added since the last :meth:`update`, and only whole
@@ -388,9 +348,9 @@ class LogTail:
             log = read_log_stream(self.path, io.BytesIO(data[:end]))
         except LogError:
             return False
-        if self.game is None:
+        if self.game is None:  # the first reading, from the top: its header is the log's
             try:
-                self.game = game_of_log(self.path)
+                self.game = game_of_log(self.path, log.header)
             except AcpcError:
                 self.game = bundled_game()
         self.offset += end

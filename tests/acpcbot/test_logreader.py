@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from acpcbot.game import Game
-from acpcbot.logreader import MAX_LINE_BYTES, LogError, LogReader, open_log
-from acpcbot.protocol.logfile import parse_state_line
+from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
+from acpcbot.logreader import MAX_LINE_BYTES, LogError, LogReader, game_of_log, open_log
+from acpcbot.protocol.logfile import LogHeader, parse_state_line
 from tests.dealer.analysis.test_playedlog import HEADER, LOG, SCORE, STATES
 
 COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
@@ -166,3 +166,27 @@ def test_what_is_not_a_log_file_is_refused(tmp_path: Path, what: str) -> None:
     with pytest.raises(LogError, match=why) as caught:
         open_log(path)
     assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_game_of_a_log_is_the_one_its_header_names_by_name_beside_it(tmp_path: Path) -> None:
+    """One rule for every reader: no header, limit hold'em; a header, the file of the name
+    it gives beside the log, else the bundled game of that name; never where it points."""
+    log = tmp_path / "logs" / "m.log"
+    log.parent.mkdir()
+    assert game_of_log(log, None) == bundled_game(LIMIT_HOLDEM)
+    elsewhere = tmp_path / "mine.game"
+    elsewhere.write_text(bundled_game().to_text())
+    header = LogHeader("m", "../mine.game", 10, 1)  # where the header points: elsewhere
+    with pytest.raises(LogError) as caught:
+        game_of_log(log, header, advice="give --game")
+    assert str(caught.value) == (
+        f"cannot read the game '../mine.game' of {log}: no mine.game beside it, nor a "
+        "bundled game of that name; give --game"
+    )
+    (log.parent / "mine.game").write_text(bundled_game(NOLIMIT_HOLDEM).to_text())
+    assert game_of_log(log, header) == bundled_game(NOLIMIT_HOLDEM)  # beside the log
+    named = LogHeader("m", "/somewhere/else/" + NOLIMIT_HOLDEM, 10, 1)
+    assert game_of_log(log, named) == bundled_game(NOLIMIT_HOLDEM)  # bundled, by its name
+    for path in ("/", "..", "games/.."):
+        with pytest.raises(LogError, match=r"not the name of a file$"):
+            game_of_log(log, LogHeader("m", path, 10, 1))

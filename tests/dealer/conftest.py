@@ -6,7 +6,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game, parse_game
+from acpcbot.game import parse_game
+from acpcbot.logreader import game_of_log
 from acpcbot.protocol.logfile import parse_header, parse_score_line
 from dealer.referee.config import MatchConfig
 from dealer.referee.matchlog import MatchLog
@@ -50,10 +51,6 @@ DETERMINISTIC = (
 )
 
 
-def game_of_log(path: Path) -> Game:
-    return bundled_game(NOLIMIT_HOLDEM if "nolimit" in path.name else LIMIT_HOLDEM)
-
-
 def referee_for_log(path: Path, buffer: io.BytesIO) -> Referee:
     """An referee set up like the reference run that wrote ``path`` (header, seed, names),
     writing its own log to ``buffer``."""
@@ -61,7 +58,7 @@ def referee_for_log(path: Path, buffer: io.BytesIO) -> Referee:
     header = parse_header(lines[:4])
     config = MatchConfig(
         match_name=header.match_name,
-        game=game_of_log(path),
+        game=game_of_log(path, header),
         game_path=header.game_path,
         hands=header.hands,
         seed=header.seed,

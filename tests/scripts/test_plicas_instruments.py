@@ -55,6 +55,7 @@ def test_recording_plays_as_plicas_and_records_every_postflop_decision() -> None
     assert all(0 <= d.estimate <= 1 for d in recording.decisions)
 
 
+@pytest.mark.slow
 def test_probing_plays_as_plicas_and_values_each_legal_action() -> None:
     _, plain = log_of(Plicas(1), "always-raise")
     probing = ProbingPlicas(1, PlicasConfig(), rollouts=1)

@@ -499,8 +499,8 @@ def test_a_game_a_log_names_is_never_shown(tmp_path: Path) -> None:
     done = _run("results", log)
     assert done.returncode == 1
     assert _error_line(done.stderr) == (
-        f"acpcbot: error: cannot read the game {str(passwd)!r} of {log}: {passwd} is not a "
-        "valid game definition; give --big-blind"
+        f"acpcbot: error: cannot read the game {str(passwd)!r} of {log}: passwd beside it is "
+        "not a valid game definition; give --big-blind"
     )
 
 
@@ -522,12 +522,14 @@ def test_a_huge_sparse_log_reads_in_bounded_memory(tmp_path: Path) -> None:
     assert _error_line(done.stderr).endswith(f"{sparse}:1: a line longer than 65536 bytes")
 
 
-@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "sparse", "directory"])
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "link", "sparse", "directory"])
 @pytest.mark.e2e
 def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     tmp_path: Path, kind: str
 ) -> None:
-    game = tmp_path / "named.game"
+    """Looked for by its file name beside the log (never at /dev/zero itself), and read only
+    if it is a small regular file."""
+    game = tmp_path / ("zero" if kind.startswith("/") else "named.game")
     if kind == "fifo":
         os.mkfifo(game)
     elif kind == "sparse":
@@ -535,6 +537,8 @@ def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
             file.truncate(2 * 1024**3)
     elif kind == "directory":
         game.mkdir()
+    elif kind == "link":
+        game.symlink_to("/dev/zero")
     path = kind if kind.startswith("/") else "named.game"
     log = tmp_path / "m.log"
     log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", path) + HANDS)
@@ -542,7 +546,10 @@ def test_the_game_named_by_a_log_is_read_only_when_a_small_regular_file(
     assert done.returncode == 1, done.stderr
     line = _error_line(done.stderr)
     assert f"cannot read the game {path!r} of {log}" in line and "give --big-blind" in line
-    assert "not a regular file" in line or "larger than 1 MB" in line
+    if kind == "/dev/zero":
+        assert "no zero beside it, nor a bundled game of that name" in line
+    else:
+        assert "not a regular file" in line or "larger than 64 KB" in line
     ok = _run("results", log, "--big-blind", "10")
     assert ok.returncode == 0 and "A vs B: 2 hands, +10 chips" in ok.stdout
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from acpcbot.actions import ActionType
-from agents.common.betpolicy import PolicyFit, SaundPolicy, effective_odds, saund_triple
+from agents.common.betpolicy import PolicyFit, SaundPolicy, saund_triple
 
 ACTIONS = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
 
@@ -31,10 +31,6 @@ def test_the_fold_edge_follows_the_odds() -> None:
     # 0.3 wins more often than odds of 0.2 ask, less often than odds of 0.4 do.
     assert saund_triple(0.3, True, 0.2, params)[0] == 0.0
     assert saund_triple(0.3, True, 0.4, params)[0] == pytest.approx(0.95)
-
-
-def test_effective_odds_of_a_river_call() -> None:
-    assert effective_odds(20, 100, ()) == pytest.approx(20 / 120)
 
 
 def saund_player(fit: PolicyFit, rng: random.Random, hands: int) -> None:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from acpcbot.game import Game
+from agents.common.bettingtree import BettingTree, NodeKind
 from agents.dpp.infoset import InfoSetKey, InfoSetLayout
-from agents.dpp.tree import BettingTree, NodeKind
 
 
 def test_every_key_round_trips(limit_game: Game) -> None:

@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 
 from acpcbot.actions import ActionType
+from acpcbot.game import bundled_game
+from acpcbot.protocol.matchstate import parse_betting
+from acpcbot.rules import HandState, replay
 from agents.plicas.calibration import Calibration
 from agents.plicas.model import PRIOR, OpponentAction, OpponentProfile
-from agents.plicas.riversearch import MIX_WIDTH, RiverSpot, RiverValues, river_values
+from agents.plicas.riversearch import MIX_WIDTH, RiverValues, river_values
 from agents.plicas.situation import RIVER
 from agents.triple import Triple
 
@@ -37,11 +40,14 @@ FOLDER = opponent(facing=(1.0, 0.0, 0.0), checked_to=(0.0, 1.0, 0.0))
 """Folds to every bet, never bets."""
 
 
-def checked_to_last(raises: int = 0) -> RiverSpot:
-    """The agent acts last; the opponent checked (pot 60)."""
-    return RiverSpot(
-        mine=30, theirs=30, bet=BET, raises=raises, max_raises=4, position=1, acted=True
-    )
+def river(betting: str) -> HandState:
+    """The state after ``betting`` (protocol text) of heads-up limit hold'em."""
+    return replay(bundled_game(), parse_betting(betting))
+
+
+def checked_to_last() -> HandState:
+    """The agent (position 1) acts last; the opponent checked (pot 60)."""
+    return river("rc/rc/cc/c")
 
 
 def test_against_a_calling_station_a_bet_wins_the_showdown_share_of_a_bigger_pot() -> None:
@@ -57,7 +63,7 @@ def test_against_a_calling_station_a_bet_wins_the_showdown_share_of_a_bigger_pot
 
 
 def test_against_a_calling_station_a_beaten_hand_folds_to_a_bet() -> None:
-    facing = RiverSpot(mine=30, theirs=50, bet=BET, raises=1, max_raises=4, position=0)
+    facing = river("rc/rc/cc/cr")  # position 0 checked, 1 bet: 30 in against 50
     values = river_values(facing, 50, VALUES, EVEN, profile=STATION)
     assert values.fold == -30
     assert values.call == pytest.approx(-50)
@@ -109,7 +115,7 @@ def test_showdowns_that_revealed_bluffs_make_its_raises_worth_calling() -> None:
 
 
 def test_at_the_cap_there_is_no_raise() -> None:
-    capped = RiverSpot(mine=70, theirs=90, bet=BET, raises=4, max_raises=4, position=0)
+    capped = river("cc/cc/cc/rrrr")  # 70 in against 90, the fourth raise
     values = river_values(capped, 500, VALUES, EVEN, profile=PRIOR)
     assert values.raise_ is None
     assert values.triple(BET).raise_ == 0.0

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from acpcbot.game import Game
+from acpcbot.logreader import game_of_log
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import parse_state_line
 from agents.registry import entrant, known_strategies
-from dealer.analysis import game_of_log, read_log
+from dealer.analysis import read_log
 from dealer.analysis.aivat import (
     CheckDownValue,
     Oracle,
@@ -126,7 +127,7 @@ def logs_of(folder: Path) -> list[PlayedLog]:
 
 
 def split_of(logs: list[PlayedLog]) -> tuple[AivatSplit, Game]:
-    game = game_of_log(logs[0])
+    game = game_of_log(logs[0].path, logs[0].header)
     oracles = known_strategies(logs[0].seat_names, game)
     return split_aivat(logs, game, "kendall-learner", oracles=oracles), game
 

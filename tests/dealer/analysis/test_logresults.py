@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from acpcbot.errors import AcpcError
 from acpcbot.game import INT32_MAX, LIMIT_HOLDEM, bundled_game
+from acpcbot.logreader import LogError
 from dealer.analysis.logresults import (
     ReportKind,
     big_blind_of,
@@ -22,7 +23,7 @@ from dealer.analysis.logresults import (
 )
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import ResultsError
-from tests.dealer.analysis.test_playedlog import LOG, damaged_logs
+from tests.dealer.analysis.test_playedlog import HEADER, LOG, damaged_logs
 
 TWIN = LOG.replace(b":A|B", b":X|Y").replace(b":B|A", b":A|B").replace(b":X|Y", b":B|A")
 """The seat-reversed twin of ``LOG`` (same cards and header; the results are made up)."""
@@ -63,7 +64,7 @@ def test_the_game_is_looked_up_beside_the_log_first(tmp_path: Path) -> None:
     log = read_log(_write(tmp_path, "a.log", LOG))
     assert big_blind_of(log) == 50
     (tmp_path / LIMIT_HOLDEM).write_text("not a game\n")
-    with pytest.raises(ResultsError, match=r"cannot read the game .* not a valid game definition"):
+    with pytest.raises(LogError, match=r"cannot read the game .* not a valid game definition"):
         big_blind_of(log)
     (tmp_path / LIMIT_HOLDEM).unlink()
     assert big_blind_of(log) == 10  # the bundled one
@@ -73,18 +74,25 @@ def test_the_game_is_looked_up_beside_the_log_first(tmp_path: Path) -> None:
         big_blind_of(log)
 
 
+def test_a_log_without_a_header_is_of_limit_holdem_as_for_every_reader(tmp_path: Path) -> None:
+    """acpcbot.logreader.game_of_log's rule, as acpcbot stats and the web page read it."""
+    headerless = _write(tmp_path, "a.log", LOG.removeprefix(HEADER))
+    assert big_blind_of(read_log(headerless)) == 10
+    assert report_logs([headerless]).big_blinds == (10,)
+
+
 def test_a_game_file_a_log_names_is_never_quoted(tmp_path: Path) -> None:
     """A log is data from elsewhere: its header may name any readable file as its game (say
     /etc/passwd); the error names the file and the reason, never a line of it."""
     secret = tmp_path / "passwd"
     secret.write_text("root:x:0:0:root:/root:/bin/bash\nsecret = 42\n")
     log = read_log(_write(tmp_path, "a.log", LOG.replace(LIMIT_HOLDEM.encode(), bytes(secret))))
-    with pytest.raises(ResultsError) as caught:
+    with pytest.raises(LogError) as caught:
         big_blind_of(log)
     message = str(caught.value)
     assert message == (
-        f"cannot read the game {str(secret)!r} of {tmp_path / 'a.log'}: {secret} is not a valid "
-        "game definition; give --big-blind"
+        f"cannot read the game {str(secret)!r} of {tmp_path / 'a.log'}: passwd beside it is not "
+        "a valid game definition; give --big-blind"
     )
     assert "root:" not in message and "secret" not in message
 

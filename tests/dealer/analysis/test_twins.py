@@ -9,17 +9,12 @@ from pathlib import Path
 import pytest
 
 from acpcbot.cli import main
-from acpcbot.game import Game, bundled_game
-from dealer.analysis.playedlog import PlayedLog, read_log
+from acpcbot.game import bundled_game
+from dealer.analysis.playedlog import read_log
 from dealer.analysis.twins import twin_differences
 
 SEED42 = "limit2p.seed42.n1000.Alice-Bob.log"
 SEED42_TWIN = "limit2p.seed42.n1000.Bob-Alice.log"
-
-
-def _game_of(log: PlayedLog) -> Game:
-    assert log.header is not None
-    return bundled_game(Path(log.header.game_path).name)
 
 
 def test_the_reference_pairs_are_twins(vectors: Path) -> None:
@@ -52,15 +47,17 @@ def test_a_header_naming_the_game_another_way_agrees_when_the_games_do(
 ) -> None:
     example = vectors / "logs" / "example_player"
     moved = tmp_path / "twin.log"
-    moved.write_text(
-        (example / SEED42_TWIN).read_text().replace(" holdem.limit", " ../games/holdem.limit", 1)
-    )
-    first, second = read_log(example / SEED42), read_log(moved)
-    assert twin_differences(first, second) == [
-        "games differ: 'holdem.limit.2p.reverse_blinds.game' in "
-        f"{SEED42}, '../games/holdem.limit.2p.reverse_blinds.game' in twin.log"
+    text = (example / SEED42_TWIN).read_text()
+    moved.write_text(text.replace(" holdem.limit", " ../games/holdem.limit", 1))
+    first = read_log(example / SEED42)
+    assert twin_differences(first, read_log(moved)) == []  # both the bundled game
+    moved.write_text(text.replace(" holdem.limit.2p.reverse_blinds.game", " mine.game", 1))
+    (tmp_path / "mine.game").write_text(bundled_game().to_text().replace("10 10 20", "10 20 20"))
+    assert twin_differences(first, read_log(moved)) == [
+        f"games differ: 'holdem.limit.2p.reverse_blinds.game' in {SEED42}, 'mine.game' in twin.log"
     ]
-    assert twin_differences(first, second, _game_of) == []
+    (tmp_path / "mine.game").write_text(bundled_game().to_text())
+    assert twin_differences(first, read_log(moved)) == []  # another name, the same game
 
 
 def test_other_players_and_hand_counts_are_named(vectors: Path, tmp_path: Path) -> None:

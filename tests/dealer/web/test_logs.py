@@ -4,7 +4,6 @@ grows."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from agents.registry import entrant, known_strategies
 from dealer.analysis import read_log
 from dealer.analysis.aivat import aivat_half
 from dealer.running import MatchRequest, run_match
-from dealer.web.logs import HandFilter, HandIndex, LogTail, curve, game_of_log, twin_of
+from dealer.web.logs import HandFilter, HandIndex, LogTail, curve, twin_of
 
 REFERENCE = "logs/deterministic/limit2p.seed42.n1000.Alice_hash-Bob_raiser.log"
 
@@ -100,16 +99,19 @@ def test_our_log_with_its_probs_gives_every_decision_and_the_aivat_value(
         assert hand["aivat"][0] == -hand["aivat"][1]
 
 
-def test_the_game_is_read_only_beside_the_log_or_bundled(vectors: Path, tmp_path: Path) -> None:
-    log = tmp_path / "l.log"
-    shutil.copy(vectors / REFERENCE, log)
-    assert game_of_log(log) == bundled_game()
-    text = log.read_text().replace("holdem.limit.2p.reverse_blinds.game", "../games/leduc.game")
-    log.write_text(text)
-    with pytest.raises(AcpcError, match="neither beside it nor bundled"):
-        game_of_log(log)  # not looked for where the header points
-    shutil.copy(vectors / "games" / "leduc.game", tmp_path / "leduc.game")
-    assert game_of_log(log).num_hole_cards == 1  # beside the log: read
+def test_the_game_a_header_names_is_read_beside_the_log_only(vectors: Path, tmp_path: Path) -> None:
+    """The replay reads a log's game as every reader does (acpcbot.logreader.game_of_log):
+    by the file name its header gives, beside the log, never where the header points."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "games").mkdir()
+    log = tmp_path / "logs" / "l.log"
+    text = (vectors / REFERENCE).read_text()
+    log.write_text(text.replace("holdem.limit.2p.reverse_blinds.game", "../games/mine.game", 1))
+    (tmp_path / "games" / "mine.game").write_text(bundled_game().to_text())
+    with pytest.raises(AcpcError, match=r"no mine\.game beside it, nor a bundled game"):
+        HandIndex.read(log)  # not looked for where the header points
+    (tmp_path / "logs" / "mine.game").write_text(bundled_game().to_text())
+    assert HandIndex.read(log).hands == 1000  # beside the log: read
 
 
 def test_a_growing_log_is_read_as_it_grows(vectors: Path, tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,13 @@ from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import NOLIMIT_HOLDEM, Game, bundled_game, load_game
 from acpcbot.protocol.matchstate import parse_betting
 from acpcbot.rules import replay
-from agents.dpp.tree import ACTION_ORDER, BettingTree, NodeKind
+from agents.common.bettingtree import (
+    ACTION_ORDER,
+    BettingTree,
+    NodeKind,
+    TableColumn,
+    betting_tree,
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +38,7 @@ def test_hulhe_sizes(tree: BettingTree) -> None:
 def test_every_node_agrees_with_the_rules(tree: BettingTree) -> None:
     for n in range(tree.num_nodes):
         hand = replay(tree.game, parse_betting(tree.betting[n]))
+        assert list(tree.spent[n]) == hand.spent and tree.raises[n] == hand.num_raises
         kind = NodeKind(tree.kind[n])
         if kind is NodeKind.DECISION:
             assert not hand.finished
@@ -65,3 +73,26 @@ def test_leduc_tree(vectors: Path) -> None:
 def test_only_two_player_limit_games() -> None:
     with pytest.raises(UnsupportedGameError):
         BettingTree.build(bundled_game(NOLIMIT_HOLDEM))
+
+
+def test_the_tree_of_a_game_is_built_once(limit_game: Game) -> None:
+    assert betting_tree(limit_game) is betting_tree(bundled_game())
+
+
+def test_the_table_is_the_tree_a_row_a_node(tree: BettingTree) -> None:
+    table = tree.table
+    assert table.dtype == np.int16 and table.flags.c_contiguous  # HULHE's 17,221 nodes fit
+    assert (table[:, TableColumn.KIND] == tree.kind).all()
+    assert (table[:, TableColumn.PLAYER] == tree.player).all()
+    assert (table[:, TableColumn.ROUND] == tree.round).all()
+    assert (table[:, TableColumn.RAISES] == tree.raises).all()
+    assert (table[:, TableColumn.FOLD : TableColumn.RAISE + 1] == tree.children).all()
+    assert (table[:, TableColumn.SPENT : TableColumn.SPENT_1 + 1] == tree.spent).all()
+
+
+def test_building_the_tree_leaves_no_garbage_for_the_collector(limit_game: Game) -> None:
+    """What the walk kept is freed when the tree is built, not at the next full collection
+    (which a loki2 decision would then pay for)."""
+    gc.collect()
+    BettingTree.build(limit_game)
+    assert gc.collect() < 100
