@@ -95,8 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AcpcError as exc:
         print(f"acpcbot: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("acpcbot: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C; a match stopped by it says where it stopped
+        print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # Whoever read stdout has gone (``acpcbot agents | head -1``): not worth a traceback.

@@ -26,16 +26,21 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from acpcbot.cli.output import show
     from agents.registry import listing, playable_specs
 
     if args.specs:
-        print("\n".join(playable_specs()))
+        show(args, None, playable_specs())
         return 0
     rows = listing()
     width = max(len(name) for name, _, _ in rows)
+    lines = []
     for name, description, options in rows:
-        print(f"{name:<{width}}  {description}")
+        lines.append(f"{name:<{width}}  {description}")
         if options:
-            print(f"{'':<{width}}  options: {options}")
-    print("Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot.")
+            lines.append(f"{'':<{width}}  options: {options}")
+    lines.append(
+        "Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot."
+    )
+    show(args, None, lines)
     return 0

@@ -15,8 +15,8 @@ examples:
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+
+from acpcbot.cli.arguments import add_json, seed_value
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 
@@ -28,19 +28,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trials", type=int, default=100_000, help="Monte Carlo deals (default: 100000)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default: 0)")
+    parser.add_argument(
+        "--seed", type=seed_value, default=0, metavar="S", help="Monte Carlo seed (default: 0)"
+    )
     parser.add_argument(
         "--max-exact",
         type=int,
         default=5_000_000,
         help="enumerate when at most this many showdowns (default: 5000000)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(parser, "one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cards import cards_text, parse_cards
-    from acpcbot.errors import CardError
+    from acpcbot.cli.output import show
+    from acpcbot.errors import AcpcError, CardError
 
     hands = []
     for text in args.hands:
@@ -58,30 +61,24 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = equity(hands, board, trials=args.trials, seed=args.seed, max_exact=args.max_exact)
-    except ValueError as exc:
-        print(f"acpcbot: error: {exc}", file=sys.stderr)
-        return 1
+    except ValueError as exc:  # cards that cannot be dealt as given
+        raise AcpcError(str(exc)) from None
     names = ["random" if h is None else cards_text(h) for h in hands]
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "hands": names,
-                    "board": cards_text(board),
-                    "equity": list(result.equity),
-                    "exact": result.exact,
-                    "trials": result.trials,
-                }
-            )
-        )
-        return 0
+    data = {
+        "hands": names,
+        "board": cards_text(board),
+        "equity": list(result.equity),
+        "exact": result.exact,
+        "trials": result.trials,
+    }
     width = max(len(n) for n in names)
-    for name, share in zip(names, result.equity, strict=True):
-        print(f"{name:<{width}}  {100 * share:6.2f}%")
+    lines = [
+        f"{n:<{width}}  {100 * share:6.2f}%" for n, share in zip(names, result.equity, strict=True)
+    ]
     how = (
         f"exact over {result.trials:,} showdowns"
         if result.exact
         else f"Monte Carlo, {result.trials:,} deals, seed {args.seed}"
     )
-    print(f"board {cards_text(board) or '(none)'}: {how}")
+    show(args, data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"])
     return 0

@@ -32,23 +32,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import path_value
+from acpcbot.cli.arguments import add_json, path_value, whole_number
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
-
-MAX_BIG_BLIND = 2**31 - 1
-"""The reference's chip counts are 32-bit ints."""
-
-
-def _big_blind(text: str) -> int:
-    """A big blind: a whole number of chips, more than none."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 10) or not (
-        1 <= int(text) <= MAX_BIG_BLIND
-    ):
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number from 1 to {MAX_BIG_BLIND}, not {text!r}"
-        )
-    return int(text)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--big-blind",
-        type=_big_blind,
+        type=whole_number("a big blind", 1, 2**31 - 1, why="the reference's chips are 32-bit"),
         metavar="CHIPS",
         help="chips in a big blind (default: from the game the log's header names)",
     )
@@ -76,7 +62,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(parser)
     parser.add_argument(
         "--aivat",
         action="store_true",
@@ -104,10 +90,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import io
-    import json
-    import os
-
+    from acpcbot.cli.output import show
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
@@ -115,13 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer.analysis.logresults import report_json, report_lines, report_logs
 
     if args.tournament is not None or args.log is None:
-        from acpcbot.cli.tournament import show_folder
-
-        if args.plot_file is not None:
-            raise ResultsError(
-                "--plot-file is for logs; --tournament --plot draws DIR/crosstable.png"
-            )
-        return show_folder(args)
+        return _tournament(args)
     plot = _plot_path(args)
     report = report_logs(
         [args.log] + ([args.log2] if args.log2 else []),
@@ -131,27 +108,12 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
     )
     aivat = report_aivat(report, args.player, known_strategies) if args.aivat else None
-    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
-        # Names and paths come from files and the command line: print any of them, whatever
-        # the terminal's encoding (as stderr does).
-        sys.stdout.reconfigure(errors="backslashreplace")
-    try:
-        if args.json:
-            data = report_json(report)
-            if aivat is not None:
-                data["aivat"] = aivat_json(aivat)
-            print(json.dumps(data, indent=2))
-        else:
-            lines = report_lines(report)
-            if aivat is not None:
-                checks = len(report.checks)
-                lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
-            print("\n".join(lines))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader left (``acpcbot results ... | head -1``): nothing more goes to it, and
-        # the interpreter must not fail again flushing stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    data, lines = report_json(report), report_lines(report)
+    if aivat is not None:
+        data["aivat"] = aivat_json(aivat)
+        checks = len(report.checks)
+        lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
+    show(args, data, lines)
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
     if plot is not None:
@@ -160,6 +122,36 @@ def run(args: argparse.Namespace) -> int:
     if args.strict and report.failed:
         logs = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
         raise ResultsError(f"--strict: {logs}")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    """``--tournament DIR``: the results rebuilt from DIR's files."""
+    from acpcbot.cli.output import show
+    from acpcbot.errors import AcpcError
+    from acpcbot.extras import need_matplotlib
+    from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
+
+    if args.tournament is None:
+        raise AcpcError("give a log, the two logs of a duplicate pair, or --tournament DIR")
+    if args.log is not None:
+        raise AcpcError("give logs or --tournament DIR, not both")
+    for flag, given in (
+        ("--player", args.player is not None),
+        ("--big-blind", args.big_blind is not None),
+        ("--side-by-side", args.side_by_side),
+        ("--strict", args.strict),
+        ("--plot-file", args.plot_file is not None),
+    ):
+        if given:
+            raise AcpcError(f"{flag} is for logs, not for --tournament")
+    if args.plot:
+        need_matplotlib()
+    report = read_tournament(args.tournament)
+    show(args, tournament_json(report), tournament_lines(report))
+    if args.plot:
+        path = write_plot(report, args.tournament)
+        print(f"acpcbot: heatmap in {path}", file=sys.stderr)
     return 0
 
 

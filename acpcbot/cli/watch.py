@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from acpcbot.cli.arguments import add_json
 from acpcbot.options import broker_url
 
 HELP = "a live view of the matches publishing to an MQTT broker (--mqtt URL)"
@@ -40,11 +41,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "matches", metavar="MATCH", nargs="*", help="only these (globs over names and ids)"
     )
     parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="with --once: print the sources' last status and progress messages as JSON",
-    )
+    add_json(parser, "the sources' last status and progress messages as JSON (with --once)")
     parser.add_argument(
         "--all", action="store_true", help="also sources that ended more than an hour ago"
     )

@@ -79,7 +79,7 @@ def test_a_log_with_hidden_hole_cards_is_a_one_line_error(
 def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["infogain", "x.log", "--flop-runouts", "2000"])
-    assert "from 1 to 1176 or 'all'" in capsys.readouterr().err
+    assert "(1 .. 1176 or 'all')" in capsys.readouterr().err
     assert main(["infogain", str(tmp_path / "none.log")]) == 1
     assert capsys.readouterr().err.startswith("acpcbot: error: cannot read ")
     bad = tmp_path / "bad.log"

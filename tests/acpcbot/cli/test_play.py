@@ -217,9 +217,18 @@ def test_the_json_summary_names_the_agent_and_the_dealer(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--connect-timeout", "x"], "argument --connect-timeout: not a number: 'x'"),
-        (["--budget-ms", "-1"], "argument --budget-ms: must be 0 or more: '-1'"),
-        (["--connect-timeout", "0"], "argument --connect-timeout: must be more than 0"),
+        (
+            ["--connect-timeout", "x"],
+            "argument --connect-timeout: not a number of seconds (more than 0): 'x'",
+        ),
+        (
+            ["--budget-ms", "-1"],
+            "argument --budget-ms: not a number of milliseconds (0 .. 2,000,000): '-1'",
+        ),
+        (
+            ["--connect-timeout", "0"],
+            "argument --connect-timeout: not a number of seconds (more than 0): '0'",
+        ),
     ],
 )
 def test_bad_numbers_are_named_by_their_option(
@@ -234,4 +243,4 @@ def test_bad_numbers_are_named_by_their_option(
 def test_a_port_in_other_digits_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "127.0.0.1", "8²", "--agent", "hash"])
-    assert "not a TCP port: '8²' (see" in capsys.readouterr().err
+    assert "not a TCP port (1 .. 65535): '8²' (see" in capsys.readouterr().err

@@ -235,7 +235,7 @@ def test_a_bad_big_blind_is_an_error_without_internal_names(
         main(["results", str(example_logs / SEED42), "--big-blind", value])
     assert exited.value.code == 2
     err = capsys.readouterr().err
-    assert "argument --big-blind: must be a whole number from 1 to 2147483647" in err
+    assert "argument --big-blind: not a big blind (1 .. 2147483647, " in err
     assert "_positive" not in err and "invalid" not in err
 
 

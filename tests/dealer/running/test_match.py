@@ -479,20 +479,21 @@ def test_illegal_actions_are_counted_alike_in_both_transports(
 
 # -- friction ------------------------------------------------------------------------------------
 
+HANDS = "1 .. 4294967295, the reference dealer's limit"
+
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--hands", "x"], "argument --hands: not a whole number: 'x'"),
-        (["--hands", "0"], "argument --hands: must be positive: 0"),
-        (["--seed", "-1"], "argument --seed: seeds are 0 .. 4294967295: -1"),
+        (["--hands", "x"], f"argument --hands: not a number of hands ({HANDS}): 'x'"),
+        (["--hands", "0"], f"argument --hands: not a number of hands ({HANDS}): '0'"),
+        (["--seed", "-1"], "argument --seed: not a seed (0 .. 4294967295): '-1'"),
         (
             ["--hands", "99999999999999999999"],
-            "argument --hands: at most 4,294,967,295 hands (the reference dealer's limit): "
-            "99999999999999999999",
+            f"argument --hands: not a number of hands ({HANDS}): '99999999999999999999'",
         ),
         (["--out", ""], "argument --out: an empty path"),
-        (["--jobs", "zero"], "argument --jobs: not a whole number: 'zero'"),
+        (["--jobs", "zero"], "argument --jobs: not a whole number (1 or more): 'zero'"),
     ],
 )
 def test_bad_numbers_name_the_option_not_a_function(
