@@ -17,12 +17,13 @@ their message and status 1, never a traceback; a usage error is one line too (st
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 COMMANDS = (
     "agents",
@@ -52,6 +53,15 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A word that is no choice (a command, ``--transport``) names the close ones."""
+        choices = [str(choice) for choice in action.choices or ()]
+        close = difflib.get_close_matches(str(value), choices, n=3)
+        if value not in choices and close:
+            message = f"invalid choice: {value!r} (did you mean {' or '.join(close)}?)"
+            raise argparse.ArgumentError(action, message)
+        super()._check_value(action, value)
 
 
 def build_parser() -> argparse.ArgumentParser:
