@@ -11,7 +11,9 @@ Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one 
 ``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep heavy
 imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is instant.
 Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
-their message and status 1, never a traceback; a usage error is one line too (status 2).
+their message, never a traceback: status 2 for a command line that cannot be carried out as
+written (argparse's errors and :class:`~acpcbot.errors.UsageError`), 1 for work that failed,
+130 for Ctrl-C (``docs/commands/index.md``).
 """
 
 from __future__ import annotations
@@ -95,16 +97,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level)
     try:
         status: int = args.run(args)
         sys.stdout.flush()  # here, where a reader that has gone is handled below
-    except AcpcError as exc:
+    except AcpcError as exc:  # a command line that cannot be carried out (2), failed work (1)
         print(f"acpcbot: error: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt as exc:  # Ctrl-C; a match stopped by it says where it stopped
         print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130

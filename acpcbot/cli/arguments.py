@@ -19,7 +19,8 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from acpcbot.game import LIMIT_HOLDEM
+from acpcbot.errors import AcpcError
+from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.protocol.constants import MAX_HANDS
 
 
@@ -68,6 +69,16 @@ listening_port = whole_number("a TCP port", 0, 65535, why="0: any free one")
 def port_list(text: str) -> tuple[int, ...]:
     """Comma-separated TCP ports, each 0 (any) to 65535."""
     return tuple(whole_number("a TCP port", 0, 65535)(port.strip()) for port in text.split(","))
+
+
+def game_value(text: str) -> str:
+    """A game: a ``.game`` file or a bundled game's name, that loads (where it is used it is
+    loaded again)."""
+    try:
+        load_game(text)
+    except AcpcError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def path_value(text: str) -> Path:
@@ -160,6 +171,7 @@ def add_game(parser: Options, *, from_logs: bool = False) -> None:
     )
     parser.add_argument(
         "--game",
+        type=game_value,
         default=None if from_logs else LIMIT_HOLDEM,
         metavar="GAME",
         help=f"a .game file or the name of a bundled game (default: {shown})",

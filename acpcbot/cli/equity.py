@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from acpcbot.cli.arguments import add_json, seed_value
+from acpcbot.cli.arguments import add_json, count, seed_value, whole_number
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 
@@ -26,14 +26,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("hands", nargs="+", metavar="HAND", help='two cards, or "random"')
     parser.add_argument("--board", default="", help="0 to 5 board cards, e.g. Qh7h2c")
     parser.add_argument(
-        "--trials", type=int, default=100_000, help="Monte Carlo deals (default: 100000)"
+        "--trials", type=count, default=100_000, help="Monte Carlo deals (default: 100000)"
     )
     parser.add_argument(
         "--seed", type=seed_value, default=0, metavar="S", help="Monte Carlo seed (default: 0)"
     )
     parser.add_argument(
         "--max-exact",
-        type=int,
+        type=whole_number("a number of showdowns", 0),
         default=5_000_000,
         help="enumerate when at most this many showdowns (default: 5000000)",
     )
@@ -43,26 +43,20 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cards import cards_text, parse_cards
     from acpcbot.cli.output import show
-    from acpcbot.errors import AcpcError, CardError
-
-    hands = []
-    for text in args.hands:
-        hand = None if text.lower() == "random" else parse_cards(text)
-        if hand is not None and len(hand) != 2:
-            raise CardError(f"a hand is two cards or 'random', not {text!r}")
-        hands.append(hand)
-    board = parse_cards(args.board)
-    if len(hands) < 2:
-        raise CardError("give at least two hands")
-    if args.trials < 1:
-        raise CardError("--trials must be positive")
-
+    from acpcbot.errors import CardError, UsageError
     from acpcbot.handeval.equity import equity
 
-    try:
+    try:  # every error here is in the cards given
+        hands = [None if text.lower() == "random" else parse_cards(text) for text in args.hands]
+        if len(hands) < 2:
+            raise CardError("give at least two hands")
+        for text, hand in zip(args.hands, hands, strict=True):
+            if hand is not None and len(hand) != 2:
+                raise CardError(f"a hand is two cards or 'random', not {text!r}")
+        board = parse_cards(args.board)
         result = equity(hands, board, trials=args.trials, seed=args.seed, max_exact=args.max_exact)
-    except ValueError as exc:  # cards that cannot be dealt as given
-        raise AcpcError(str(exc)) from None
+    except ValueError as exc:  # (a CardError too) cards that cannot be dealt as given
+        raise UsageError(str(exc)) from None
     names = ["random" if h is None else cards_text(h) for h in hands]
     data = {
         "hands": names,

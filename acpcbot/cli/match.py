@@ -107,7 +107,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.output import show
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import UsageError
     from acpcbot.logconfig import configure_logging
     from agents.registry import entrant
     from dealer.running import (
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_ms = -1 if args.start_timeout < 0 else round(args.start_timeout * 1000)
         listening = Listening(args.host or "127.0.0.1", args.ports or (), timeout_ms)
     elif given := [option for option, value in remote_only.items() if value is not None]:
-        raise AcpcError(f"{', '.join(given)}: for --transport remote only")
+        raise UsageError(f"{', '.join(given)}: for --transport remote only")
     request = MatchRequest(
         entrant(args.agent_a),
         entrant(args.agent_b),

@@ -111,15 +111,15 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from acpcbot.client.seats import play_seats
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.game import load_game
     from agents.registry import create_agent
     from dealer.running import derived_seed
 
     if (args.match_seed is None) != (args.agent_letter is None):
-        raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")
+        raise UsageError("--match-seed and --as go together: --match-seed S --as a|b")
     if len(set(args.ports)) < len(args.ports):
-        raise AcpcError(f"a port is given twice: {' '.join(map(str, args.ports))}")
+        raise UsageError(f"a port is given twice: {' '.join(map(str, args.ports))}")
     seed = args.seed or 0
     if args.match_seed is not None:
         seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))

@@ -128,14 +128,14 @@ def run(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
     from acpcbot.cli.output import show
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 
     if args.tournament is None:
-        raise AcpcError("give a log, the two logs of a duplicate pair, or --tournament DIR")
+        raise UsageError("give a log, the two logs of a duplicate pair, or --tournament DIR")
     if args.log is not None:
-        raise AcpcError("give logs or --tournament DIR, not both")
+        raise UsageError("give logs or --tournament DIR, not both")
     for flag, given in (
         ("--player", args.player is not None),
         ("--big-blind", args.big_blind is not None),
@@ -144,7 +144,7 @@ def _tournament(args: argparse.Namespace) -> int:
         ("--plot-file", args.plot_file is not None),
     ):
         if given:
-            raise AcpcError(f"{flag} is for logs, not for --tournament")
+            raise UsageError(f"{flag} is for logs, not for --tournament")
     if args.plot:
         need_matplotlib()
     report = read_tournament(args.tournament)
@@ -157,7 +157,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def _plot_path(args: argparse.Namespace) -> Path | None:
     """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
     from acpcbot.writing import check_writable
 
@@ -167,7 +167,7 @@ def _plot_path(args: argparse.Namespace) -> Path | None:
     if args.plot_file is not None:
         path: Path = args.plot_file
         if path.suffix.lower() != ".png":
-            raise AcpcError(f"--plot-file {path}: a bankroll picture is a .png file")
+            raise UsageError(f"--plot-file {path}: a bankroll picture is a .png file")
     else:
         log: Path = args.log
         path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")

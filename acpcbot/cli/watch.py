@@ -48,7 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import UsageError
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
     from acpcbot.telemetry.live import snapshot_lines, watch_live
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     need_mqtt("acpcbot watch")
     if args.json and not args.once:
-        raise AcpcError("--json goes with --once")
+        raise UsageError("--json goes with --once")
     board = Board(args.mqtt.prefix, tuple(args.matches))
     recent = None if args.all else RECENT_S
     if args.once:

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import Action, format_betting
 from acpcbot.cards import Card
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UnsupportedGameError
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -65,7 +65,7 @@ class StrategyAgent(Agent):
         super().begin_match(info)
         self._strategy, self._buckets = self.load()
         if self._strategy.game != info.game:
-            raise StrategyFileError(f"{self.name}: its strategy is for another game")
+            raise UnsupportedGameError(f"{self.name}: its strategy is for another game")
         self._cached = (-1, -1, -1)
         self._every = None
 
@@ -156,7 +156,7 @@ class Dpp(StrategyAgent):
     def begin_match(self, info: MatchInfo) -> None:
         # The game first: a cold cache would compile for seconds before saying it is wrong.
         if packaged_strategy(self.STRATEGY_FILE).game != info.game:
-            raise StrategyFileError(f"{self.name}: its strategy is for another game")
+            raise UnsupportedGameError(f"{self.name}: its strategy is for another game")
         super().begin_match(info)
 
     def load(self) -> tuple[Strategy, Bucketer]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from acpcbot.errors import UsageError
 from acpcbot.game import Game
 from dealer.analysis.aivat import (
     PREFLOP_SAMPLES,
@@ -28,7 +29,6 @@ from dealer.analysis.aivat import (
 )
 from dealer.analysis.logresults import LogsReport, ReportKind, game_of_log
 from dealer.analysis.playedlog import PlayedLog
-from dealer.analysis.results import ResultsError
 from dealer.analysis.stats import Z95, Estimate
 
 __all__ = [
@@ -108,7 +108,7 @@ def report_aivat(
     """AIVAT over the logs of ``report`` (one log or a duplicate pair: ``acpcbot results
     --aivat``) for ``player`` (default: the report's), with the strategies ``known`` finds."""
     if report.kind is ReportKind.SIDE_BY_SIDE:
-        raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
+        raise UsageError("--aivat needs one log or the two logs of a duplicate pair")
     plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
     game = game_of_log(report.logs[0])
     oracles = known(report.logs[0].seat_names, game) if known is not None else None

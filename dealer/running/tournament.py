@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.player import Entrant
@@ -205,7 +205,7 @@ def write_plot(report: TournamentReport, folder: Path) -> Path:
 def plan_tournament(request: TournamentRequest) -> TournamentPlan:
     """The plan of ``request``'s tournament, every pairing checked (writes nothing)."""
     if request.jobs is not None and request.jobs < 1:
-        raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+        raise UsageError(f"--jobs must be at least 1, not {request.jobs}")
     game = load_game(request.game)
     plan = TournamentPlan(
         tuple(entrant.spec for entrant in request.agents),

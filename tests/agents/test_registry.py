@@ -87,10 +87,10 @@ OPTION_TEXT = st.text(
 
 def agent_or_spec_error(spec: str) -> None:
     """``spec`` gives an agent whose log name an ACPC log can hold, or a one-line
-    :class:`AgentSpecError`; never another exception."""
+    :class:`AgentSpecError` (or :class:`AgentPluginError`); never another exception."""
     try:
         agent = create_agent(spec)
-    except AgentSpecError as error:
+    except (AgentSpecError, AgentPluginError) as error:
         assert "\n" not in str(error)
         return
     assert isinstance(agent, Agent)

@@ -157,7 +157,7 @@ def test_a_clean_match_prints_a_summary(vectors: Path, capsys: pytest.CaptureFix
 
 
 def test_unknown_agent_and_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "127.0.0.1", "1", "--agent", "nobody"]) == 1
+    assert main(["play", "127.0.0.1", "1", "--agent", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["play", "127.0.0.1", "70000", "--agent", "hash"])
