@@ -26,19 +26,19 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import fit, show, width
     from agents.registry import listing, playable_specs
 
     if args.specs:
         show(args, None, playable_specs())
         return 0
     rows = listing()
-    width = max(len(name) for name, _, _ in rows)
+    column = " " * (max(len(name) for name, _, _ in rows) + 2)  # where the descriptions start
     lines = []
-    for name, description, options in rows:
-        lines.append(f"{name:<{width}}  {description}")
+    for name, description, options in rows:  # each continued under its own text
+        lines += fit(f"{name:<{len(column)}}{description}", width(), column)
         if options:
-            lines.append(f"{'':<{width}}  options: {options}")
+            lines += fit(f"{column}options: {options}", width(), f"{column}{' ' * 9}")
     lines.append(
         "Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot."
     )

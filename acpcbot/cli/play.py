@@ -110,6 +110,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from acpcbot.cli.output import show
     from acpcbot.client.seats import play_seats
     from acpcbot.errors import AcpcError, UsageError
     from acpcbot.game import load_game
@@ -139,17 +140,20 @@ def run(args: argparse.Namespace) -> int:
         read_timeout=args.read_timeout or None,
         uvloop=args.uvloop,
     )
+    lines = []
     for port, seat in zip(args.ports, seats, strict=True):
         if seat.summary is None:
             continue
-        if args.json:
+        if args.json:  # one object a line
             print(json.dumps({**where, **seat.json()}))
             continue
-        print(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
+        lines.append(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
         if seat.told is not None:
             from acpcbot.telemetry.channel import told_text
 
-            print(told_text(seat.told))
+            lines.append(told_text(seat.told))
+    if lines:
+        show(args, None, lines)
     if errors := [seat.failure for seat in seats if seat.summary is None]:
         raise AcpcError("; ".join(errors))
     return 0

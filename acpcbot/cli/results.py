@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show, width
     from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
@@ -148,7 +148,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.plot:
         need_matplotlib()
     report = read_tournament(args.tournament)
-    show(args, tournament_json(report), tournament_lines(report))
+    show(args, tournament_json(report), tournament_lines(report, width()))
     if args.plot:
         path = write_plot(report, args.tournament)
         print(f"acpcbot: heatmap in {path}", file=sys.stderr)

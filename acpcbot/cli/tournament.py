@@ -78,7 +78,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show, width
     from acpcbot.logconfig import configure_logging
     from agents.registry import entrant
     from dealer.running import (
@@ -113,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         run = run_tournament(request, say=say)
     except TournamentInterruptedError as stopped:
-        show(args, stopped.run.json(), stopped.run.text())  # every finished match's
+        show(args, stopped.run.json(), stopped.run.text(width()))  # every finished match's
         raise
-    show(args, run.json(), run.text())
+    show(args, run.json(), run.text(width()))
     for name, why in run.failures:
         print(f"acpcbot: error: {name}: {why}", file=sys.stderr)
     return 1 if run.failures else 0

@@ -48,6 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from acpcbot.cli.output import show, width
     from acpcbot.errors import UsageError
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
@@ -60,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     board = Board(args.mqtt.prefix, tuple(args.matches))
     recent = None if args.all else RECENT_S
     if args.once:
-        shown = run_async(snapshot_lines(args.mqtt, board, recent, as_json=args.json), uvloop=False)
-        print("\n".join(shown), flush=True)
+        text = run_async(snapshot_lines(args.mqtt, board, recent, width=width()), uvloop=False)
+        show(args, [source.json() for source in board.shown(recent_s=recent)], text)
         return 0
     need("rich", "acpcbot watch", "mqtt")
     with contextlib.suppress(KeyboardInterrupt):  # how one leaves the view

@@ -147,9 +147,10 @@ class TournamentRun:
     files: tuple[Path, ...] = ()
     """What it wrote besides the matches: ``results.json`` and (``plot``) the heatmap."""
 
-    def text(self) -> list[str]:
-        """The results and how this run went, for people."""
-        lines = tournament_lines(self.report)
+    def text(self, width: int | None = None) -> list[str]:
+        """The results and how this run went, for people (the crosstable fitted to
+        ``width``, as :func:`tournament_lines` does)."""
+        lines = tournament_lines(self.report, width)
         if self.aivat:
             lines += pooled_lines(self.aivat)
         rate = self.hands / max(self.seconds, 1e-9)
