@@ -77,9 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--log-level",
-        default="info",
+        default="warning",
         choices=["debug", "info", "warning", "error"],
-        help="least severe log level shown (default: info)",
+        help="least severe log level shown (default: warning; info adds the clients' "
+        "connection events)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        dest="log_level",
+        action="store_const",
+        const="info",
+        help="the same as --log-level info",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in _subcommands():

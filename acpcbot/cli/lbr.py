@@ -52,13 +52,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.output import show
-    from acpcbot.logconfig import configure_logging
     from agents.registry import entrant, lbr_against
     from dealer.running import MatchRequest
     from dealer.running.lbr import run_lbr
 
-    if args.log_level == "info":
-        configure_logging(json=args.log_json, level="warning")
     request = MatchRequest(
         lbr_against(args.agent, args.first_round),
         entrant(args.agent),

@@ -108,7 +108,6 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.output import show
     from acpcbot.errors import UsageError
-    from acpcbot.logconfig import configure_logging
     from agents.registry import entrant
     from dealer.running import (
         DEFAULT_START_TIMEOUT_MS,
@@ -118,8 +117,6 @@ def run(args: argparse.Namespace) -> int:
         run_match,
     )
 
-    if args.log_level == "info":  # the clients' connect/finish lines are noise here
-        configure_logging(json=args.log_json, level="warning")
     transport = Transport(args.transport)
     listening = None
     remote_only = {

@@ -79,7 +79,6 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.output import show, width
-    from acpcbot.logconfig import configure_logging
     from agents.registry import entrant
     from dealer.running import (
         TournamentInterruptedError,
@@ -88,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
         run_tournament,
     )
 
-    if args.log_level == "info":  # the clients' connect/finish lines are noise here
-        configure_logging(json=args.log_json, level="warning")
     request = TournamentRequest(
         tuple(entrant(spec) for spec in args.agents),
         args.out,

@@ -110,11 +110,8 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
-    from acpcbot.logconfig import configure_logging
 
     need("aiohttp", "acpcbot web", "web")
-    if args.log_level == "info":  # the played matches' clients' connect/finish lines: noise
-        configure_logging(json=args.log_json, level="warning")
     if args.mqtt is not None:
         need_mqtt()
     from agents.registry import entrant, known_strategies, playable_specs

@@ -129,7 +129,7 @@ def test_a_clean_match_through_the_installed_command(vectors: Path) -> None:
     dealer = ReplayDealer(SeatScript.load(match_dir, 1))
     with serving_in_thread(dealer.handle) as port:
         done = subprocess.run(
-            [str(ACPCBOT), "--log-json", *_play_args(port), "--json", "--budget-ms", "500"],
+            [str(ACPCBOT), "--log-json", "-v", *_play_args(port), "--json", "--budget-ms", "500"],
             check=False,
             capture_output=True,
             text=True,
@@ -144,16 +144,30 @@ def test_a_clean_match_through_the_installed_command(vectors: Path) -> None:
     assert events == ["connected", "match_over"]
 
 
-def test_a_clean_match_prints_a_summary(vectors: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_clean_match_prints_a_summary_and_nothing_else(
+    vectors: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / HASH_RAISER, 2))
     with serving_in_thread(dealer.handle) as port:
         status = main(["play", "127.0.0.1", str(port), "--agent", "always-raise", "--no-uvloop"])
     assert status == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert out.startswith(
         "always-raise: 50 hands, -1155 chips, -2310.00 mbb/g, 210 decisions (0 fallback), "
     )
     assert out.endswith(" s\n") and out.count("\n") == 1
+    assert err == ""  # the client's events (connected, match over) are for --verbose
+
+
+def test_verbose_shows_the_clients_events(
+    vectors: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / HASH_RAISER, 2))
+    with serving_in_thread(dealer.handle) as port:
+        args = ["play", "127.0.0.1", str(port), "--agent", "always-raise", "--no-uvloop"]
+        assert main(["-v", *args]) == 0
+    err = capsys.readouterr().err
+    assert "connected" in err and "match_over" in err
 
 
 def test_unknown_agent_and_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
