@@ -21,9 +21,10 @@ corrections at every decision whose probabilities were recorded in the .probs fi
 its log (acpcbot match --aivat writes them); a log without one (the reference dealer's) gets
 the chance corrections only.
 
-With --tournament DIR instead of logs: the crosstable and the rankings of the tournament in
-DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named);
---plot then draws DIR/crosstable.png.
+A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names. With a
+tournament's folder instead (acpcbot tournament), or --tournament DIR: the crosstable and the
+rankings of the tournament in DIR, rebuilt from its matches' files (unfinished matches are
+named); --plot then draws DIR/crosstable.png.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a 
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, nargs="?", help="a match log (.log)")
+    parser.add_argument(
+        "log", type=Path, nargs="?", help="a match log (.log), or a match's or tournament's folder"
+    )
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(
         "--player",
@@ -97,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
     from dealer.analysis.logresults import report_json, report_lines, report_logs
 
+    if args.log is not None and args.log2 is None and args.log.is_dir():
+        _read_folder(args)
     if args.tournament is not None or args.log is None:
         return _tournament(args)
     plot = _plot_path(args)
@@ -125,6 +130,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_folder(args: argparse.Namespace) -> None:
+    """``results DIR``: a tournament's folder reads as ``--tournament DIR``, a match's as its
+    logs."""
+    from acpcbot.errors import AcpcError
+    from dealer.running.matchfolder import match_logs
+    from dealer.running.tournamentfolder import TOURNAMENT
+
+    folder: Path = args.log
+    if (folder / TOURNAMENT).is_file():
+        args.tournament, args.log = folder, None
+    elif logs := match_logs(folder):
+        args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
+    else:
+        raise AcpcError(
+            f"{folder} holds no match (no summary.json naming its logs) and no tournament: "
+            "results takes a match's .log files, a match's folder or a tournament's folder"
+        )
+
+
 def _tournament(args: argparse.Namespace) -> int:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
     from acpcbot.cli.output import show, width
@@ -133,7 +157,9 @@ def _tournament(args: argparse.Namespace) -> int:
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 
     if args.tournament is None:
-        raise UsageError("give a log, the two logs of a duplicate pair, or --tournament DIR")
+        raise UsageError(
+            "give a log, the two logs of a duplicate pair, or a match's or tournament's folder"
+        )
     if args.log is not None:
         raise UsageError("give logs or --tournament DIR, not both")
     for flag, given in (

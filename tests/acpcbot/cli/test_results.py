@@ -520,3 +520,29 @@ def test_a_game_with_a_huge_big_blind_is_refused(
     log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", "big.game") + HANDS)
     assert main(["results", str(log)]) == 1
     assert "give --big-blind" in _error_line(capsys.readouterr().err)
+
+
+def test_a_match_folder_reads_as_its_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m"
+    match = ["match", "example", "always-call", "--hands", "20", "--jobs", "1", "--out", str(out)]
+    assert main([*match, "--no-progress", "--json"]) == 0
+    logs = [str(out / half["log"]) for half in json.loads(capsys.readouterr().out)["halves"]]
+    assert main(["results", *logs]) == 0
+    by_logs = capsys.readouterr().out
+    assert main(["results", str(out)]) == 0
+    assert capsys.readouterr().out == by_logs
+
+
+def test_a_folder_of_no_match_says_what_results_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("x")
+    assert main(["results", str(tmp_path / "notes")]) == 1
+    assert capsys.readouterr().err == (
+        f"acpcbot: error: {tmp_path / 'notes'} holds no match (no summary.json naming its logs) "
+        "and no tournament: results takes a match's .log files, a match's folder or a "
+        "tournament's folder\n"
+    )
