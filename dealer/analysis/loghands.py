@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acpcbot.errors import AcpcError, MatchStateError
-from acpcbot.game import Game, bundled_game
+from acpcbot.game import Game
 from acpcbot.logreader import LogError, LogReader, open_log
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import shown_path
-from dealer.analysis.logresults import game_named
+from dealer.analysis.logresults import game_named, headerless_game
 from dealer.analysis.results import ResultsError
 
 __all__ = ["LoggedHand", "logged_hands"]
@@ -95,7 +95,7 @@ def _game_of(log: LogReader, path: Path, given: Game | None, advice: str) -> Gam
     """The game of the log ``log`` (at ``path``), the game ``given`` if any."""
     header = log.header
     if header is None:
-        return given or bundled_game()
+        return given or headerless_game(shown_path(path), "--game")
     if given is None:
         return game_named(header.game_path, path, advice)
     try:

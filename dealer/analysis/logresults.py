@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import GameDefinitionError
-from acpcbot.game import BUNDLED_GAMES, Game, bundled_game, parse_game
+from acpcbot.errors import GameDefinitionError, UsageError
+from acpcbot.game import BUNDLED_GAMES, LIMIT_HOLDEM, Game, bundled_game, parse_game
+from acpcbot.logconfig import notice
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
 from dealer.analysis.playedlog import PlayedLog, read_log
@@ -52,6 +53,7 @@ __all__ = [
     "big_blind_of",
     "game_named",
     "game_of_log",
+    "headerless_game",
     "report_json",
     "report_lines",
     "report_logs",
@@ -102,10 +104,13 @@ def report_logs(
 ) -> LogsReport:
     """Read one or two logs and compute their results (see the module's docstring)."""
     if not 1 <= len(paths) <= 2:
-        raise ResultsError("give one log, or the two logs of a duplicate pair")
+        raise UsageError("give one log, or the two logs of a duplicate pair")
     if side_by_side and len(paths) != 2:
-        raise ResultsError("--side-by-side needs two logs")
+        raise UsageError("--side-by-side needs two logs")
     logs = tuple(read_log(path) for path in paths)
+    for log in logs if big_blind is None else ():
+        if log.header is None:
+            headerless_game(log.where, "--big-blind")
     pair = None
     not_a_pair: tuple[str, ...] = ()
     if len(logs) == 1:
@@ -245,10 +250,24 @@ def report_json(report: LogsReport) -> dict[str, Any]:
 
 def game_of_log(log: PlayedLog) -> Game:
     """The game a log's header names: the first of a file of that name beside the log, one
-    in the current folder, or the bundled game of that name."""
+    in the current folder, or the bundled game of that name; without a header, heads-up
+    limit hold'em (:func:`headerless_game`)."""
     if log.header is None:
-        raise ResultsError(f"{log.where} has no header naming its game; give --big-blind")
+        return bundled_game(LIMIT_HOLDEM)
     return game_named(log.header.game_path, log.path, "give --big-blind")
+
+
+def headerless_game(where: str, option: str) -> Game:
+    """The game of the log ``where`` whose header names none: heads-up limit hold'em, the
+    game acpcbot plays, said in a notice naming the ``option`` that gives another (a log of
+    another game then fails at its first hand that does not fit, saying it may be one)."""
+    notice(
+        f"{where} has no header naming its game: read as heads-up limit hold'em "
+        f"({LIMIT_HOLDEM}); {option} for another",
+        event="headerless_log",
+        log=where,
+    )
+    return bundled_game(LIMIT_HOLDEM)
 
 
 def game_named(name: str, log: Path, advice: str) -> Game:

@@ -40,7 +40,12 @@ USAGE: dict[str, list[list[str]]] = {
         ["127.0.0.1", "1", "1", "--agent", "example"],
         ["127.0.0.1", "1", "--agent", "example", "--match-seed", "3"],
     ],
-    "results": [[], ["{log}", "--tournament", "."], ["--tournament", ".", "--strict"]],
+    "results": [
+        [],
+        ["{log}", "--tournament", "."],
+        ["--tournament", ".", "--strict"],
+        ["{log}", "--side-by-side"],
+    ],
     "stats": [["{log}", "--game", "no-such.game"]],
     "tournament": [["example"], ["example", "example"], ["example", "always-call", "--seeds", "x"]],
     "watch": [["--json"]],
