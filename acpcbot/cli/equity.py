@@ -41,6 +41,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from acpcbot.cards import cards_text, parse_cards
     from acpcbot.cli.output import show
     from acpcbot.errors import CardError, UsageError
@@ -58,13 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # (a CardError too) cards that cannot be dealt as given
         raise UsageError(str(exc)) from None
     names = ["random" if h is None else cards_text(h) for h in hands]
-    data = {
-        "hands": names,
-        "board": cards_text(board),
-        "equity": list(result.equity),
-        "exact": result.exact,
-        "trials": result.trials,
-    }
+    data = {"hands": names, "board": cards_text(board), **dataclasses.asdict(result)}
     width = max(len(n) for n in names)
     lines = [
         f"{n:<{width}}  {100 * share:6.2f}%" for n, share in zip(names, result.equity, strict=True)
@@ -74,5 +70,5 @@ def run(args: argparse.Namespace) -> int:
         if result.exact
         else f"Monte Carlo, {result.trials:,} deals, seed {args.seed}"
     )
-    show(args, data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"])
+    show(args, data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"], indent=None)
     return 0

@@ -107,30 +107,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from acpcbot.cli.output import show
-    from acpcbot.errors import UsageError
     from agents.registry import entrant
-    from dealer.running import (
-        DEFAULT_START_TIMEOUT_MS,
-        Listening,
-        MatchRequest,
-        Transport,
-        run_match,
-    )
+    from dealer.running import MatchRequest, Transport, run_match
+    from dealer.running.duplicate import listening_for
 
     transport = Transport(args.transport)
-    listening = None
-    remote_only = {
-        "--host": args.host,
-        "--ports": args.ports,
-        "--start-timeout": args.start_timeout,
-    }
-    if transport is Transport.REMOTE:
-        timeout_ms = DEFAULT_START_TIMEOUT_MS
-        if args.start_timeout is not None:
-            timeout_ms = -1 if args.start_timeout < 0 else round(args.start_timeout * 1000)
-        listening = Listening(args.host or "127.0.0.1", args.ports or (), timeout_ms)
-    elif given := [option for option, value in remote_only.items() if value is not None]:
-        raise UsageError(f"{', '.join(given)}: for --transport remote only")
+    listening = listening_for(transport, args.host, args.ports, args.start_timeout)
     request = MatchRequest(
         entrant(args.agent_a),
         entrant(args.agent_b),

@@ -40,8 +40,11 @@ def fit(line: str, columns: int | None, indent: str | None = None) -> list[str]:
     return wrap.wrap(line)
 
 
-def show(args: argparse.Namespace, data: object, lines: Iterable[str]) -> None:
-    """Print ``data`` as JSON with ``--json``, else ``lines`` fitted to :func:`width`. Names
+def show(
+    args: argparse.Namespace, data: object, lines: Iterable[str], indent: int | None = 2
+) -> None:
+    """Print ``data`` as JSON with ``--json`` (``indent`` ``None``: on one line), else
+    ``lines`` fitted to :func:`width`. Names
     and paths come from files and the command line: any of them prints, whatever the
     terminal's encoding (as on stderr). A reader that has gone (``acpcbot ... | head -1``) is
     no error: nothing more goes to it, and the command goes on (a plot, the warnings)."""
@@ -50,7 +53,7 @@ def show(args: argparse.Namespace, data: object, lines: Iterable[str]) -> None:
     columns = width()
     text = [part for line in lines for part in fit(line, columns)]
     try:
-        print(json.dumps(data, indent=2) if getattr(args, "json", False) else "\n".join(text))
+        print(json.dumps(data, indent=indent) if getattr(args, "json", False) else "\n".join(text))
         sys.stdout.flush()
     except BrokenPipeError:  # (and the interpreter must not fail again flushing at exit)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -30,11 +30,9 @@ HELP = "play a match against an ACPC dealer at HOST PORT"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from acpcbot.client.defaults import (
-        DEFAULT_BUDGET_MS,
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_READ_TIMEOUT,
-    )
+    from acpcbot.client.defaults import DEFAULT_BUDGET_MS as BUDGET
+    from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
+    from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument(
@@ -75,26 +73,26 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-ms",
         type=arguments.number_of("milliseconds", 0),
-        default=DEFAULT_BUDGET_MS,
+        default=BUDGET,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
-        f"no limit (default: {DEFAULT_BUDGET_MS:g}, well inside the reference's 7 s per "
+        f"no limit (default: {BUDGET:g}, well inside the reference's 7 s per "
         "hand; agents that decide instantly are not timed)",
     )
     parser.add_argument(
         "--read-timeout",
         type=arguments.number_of("seconds", 0),
-        default=DEFAULT_READ_TIMEOUT,
+        default=READ,
         metavar="S",
         help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
-        f"(default: {DEFAULT_READ_TIMEOUT:g}, longer than the reference's 600 s per action)",
+        f"(default: {READ:g}, longer than the reference's 600 s per action)",
     )
     parser.add_argument(
         "--connect-timeout",
         type=arguments.number_of("seconds", 0, more=True),
-        default=DEFAULT_CONNECT_TIMEOUT,
+        default=CONNECT,
         metavar="S",
-        help=f"seconds to wait for the connection (default: {DEFAULT_CONNECT_TIMEOUT:g})",
+        help=f"seconds to wait for the connection (default: {CONNECT:g})",
     )
     parser.add_argument("--name", help="the player's name, passed to the agent")
     arguments.add_json(parser, "the summary as one JSON object on stdout")

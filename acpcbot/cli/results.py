@@ -98,13 +98,21 @@ def run(args: argparse.Namespace) -> int:
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
     from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
+    from dealer.analysis.bankrollplot import logs_plot_path
     from dealer.analysis.logresults import report_json, report_lines, report_logs
+    from dealer.running.tournamentfolder import results_folder
 
     if args.log is not None and args.log2 is None and args.log.is_dir():
-        _read_folder(args)
+        logs = results_folder(args.log)
+        if logs is None:  # a tournament's folder
+            args.tournament, args.log = args.log, None
+        else:  # a match's: its logs
+            args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
     if args.tournament is not None or args.log is None:
         return _tournament(args)
-    plot = _plot_path(args)
+    plot = None
+    if args.plot or args.plot_file is not None:
+        plot = logs_plot_path(args.log, args.plot_file)
     report = report_logs(
         [args.log] + ([args.log2] if args.log2 else []),
         big_blind=args.big_blind,
@@ -125,28 +133,9 @@ def run(args: argparse.Namespace) -> int:
         replace_file(plot, logs_png(report))
         print(f"acpcbot: bankroll curves in {plot}", file=sys.stderr)
     if args.strict and report.failed:
-        logs = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
-        raise ResultsError(f"--strict: {logs}")
+        failed = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
+        raise ResultsError(f"--strict: {failed}")
     return 0
-
-
-def _read_folder(args: argparse.Namespace) -> None:
-    """``results DIR``: a tournament's folder reads as ``--tournament DIR``, a match's as its
-    logs."""
-    from acpcbot.errors import AcpcError
-    from dealer.running.matchfolder import match_logs
-    from dealer.running.tournamentfolder import TOURNAMENT
-
-    folder: Path = args.log
-    if (folder / TOURNAMENT).is_file():
-        args.tournament, args.log = folder, None
-    elif logs := match_logs(folder):
-        args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
-    else:
-        raise AcpcError(
-            f"{folder} holds no match (no summary.json naming its logs) and no tournament: "
-            "results takes a match's .log files, a match's folder or a tournament's folder"
-        )
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -162,7 +151,7 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     if args.log is not None:
         raise UsageError("give logs or --tournament DIR, not both")
-    for flag, given in (
+    for option, given in (
         ("--player", args.player is not None),
         ("--big-blind", args.big_blind is not None),
         ("--side-by-side", args.side_by_side),
@@ -170,7 +159,7 @@ def _tournament(args: argparse.Namespace) -> int:
         ("--plot-file", args.plot_file is not None),
     ):
         if given:
-            raise UsageError(f"{flag} is for logs, not for --tournament")
+            raise UsageError(f"{option} is for logs, not for --tournament")
     if args.plot:
         need_matplotlib()
     report = read_tournament(args.tournament)
@@ -179,23 +168,3 @@ def _tournament(args: argparse.Namespace) -> int:
         path = write_plot(report, args.tournament)
         print(f"acpcbot: heatmap in {path}", file=sys.stderr)
     return 0
-
-
-def _plot_path(args: argparse.Namespace) -> Path | None:
-    """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
-    from acpcbot.errors import UsageError
-    from acpcbot.extras import need_matplotlib
-    from acpcbot.writing import check_writable
-
-    if args.plot_file is None and not args.plot:
-        return None
-    need_matplotlib()
-    if args.plot_file is not None:
-        path: Path = args.plot_file
-        if path.suffix.lower() != ".png":
-            raise UsageError(f"--plot-file {path}: a bankroll picture is a .png file")
-    else:
-        log: Path = args.log
-        path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")
-    check_writable(path)
-    return path

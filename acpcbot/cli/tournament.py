@@ -104,11 +104,8 @@ def run(args: argparse.Namespace) -> int:
         aivat=args.aivat,
     )
 
-    def say(text: str) -> None:
-        print(f"acpcbot: {text}", file=sys.stderr, flush=True)
-
-    try:
-        run = run_tournament(request, say=say)
+    try:  # each match's line as it ends, on stderr
+        run = run_tournament(request, say=lambda text: print(f"acpcbot: {text}", file=sys.stderr))
     except TournamentInterruptedError as stopped:
         show(args, stopped.run.json(), stopped.run.text(width()))  # every finished match's
         raise
