@@ -50,6 +50,8 @@ USAGE: dict[str, list[list[str]]] = {
     "tournament": [["example"], ["example", "example"], ["example", "always-call", "--seeds", "x"]],
     "watch": [["--json"]],
     "web": [["--port", "x"]],
+    "serve": [["--host", "0.0.0.0"], ["user", "frobnicate"]],
+    "connect": [["127.0.0.1", "--agent", "example", "--run", "HELP"], ["h", "--seed", "-1"]],
 }
 """Command lines that are wrong whatever the files, the network and the agents."""
 
@@ -65,6 +67,8 @@ RUNTIME: dict[str, list[list[str]]] = {
     "tournament": [["example", "always-call", "--hands", "10", "--out", "a-file"]],
     "watch": [["--mqtt", "mqtt://127.0.0.1:{closed}", "--once"]],
     "web": [],  # (its refusals are the web page's)
+    "serve": [["--config", "missing.toml"]],
+    "connect": [["127.0.0.1", "--agent", "example", "--user", "u", "--password-file", "none"]],
 }
 """Command lines that are right, for work that fails."""
 
