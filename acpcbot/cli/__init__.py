@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -119,11 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C; a match stopped by it says where it stopped
         print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # Whoever read stdout has gone (``acpcbot agents | head -1``): not worth a traceback.
-        # Point stdout at nothing so that the interpreter's final flush cannot fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except BrokenPipeError:  # whoever read stdout has gone (| head -1): no traceback
+        from acpcbot.cli.output import reader_gone
+
+        reader_gone()
         return 1
     return status
 

@@ -178,11 +178,6 @@ def add_game(parser: Options, *, from_logs: bool = False) -> None:
     )
 
 
-def add_logs(parser: Options) -> None:
-    """The logs a command reads: ``LOG...``."""
-    parser.add_argument("logs", metavar="LOG", type=Path, nargs="+", help="match logs (.log)")
-
-
 def add_json(parser: Options, what: str = "JSON instead of text") -> None:
     """``--json``: print ``what`` on stdout."""
     parser.add_argument("--json", action="store_true", help=f"print {what}")

@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from acpcbot.cli.arguments import add_game, add_json, add_logs, path_value, whole_number
+from acpcbot.cli.arguments import add_game, add_json, path_value, whole_number
 from acpcbot.options import add_progress_options, progress_of
 
 HELP = "how much the players' bets reveal about their cards (Saund's information gain)"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    add_logs(parser)
+    parser.add_argument("logs", metavar="LOG", type=Path, nargs="+", help="match logs (.log)")
     add_json(parser)
     parser.add_argument(
         "--plot",

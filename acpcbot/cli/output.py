@@ -55,5 +55,11 @@ def show(
     try:
         print(json.dumps(data, indent=indent) if getattr(args, "json", False) else "\n".join(text))
         sys.stdout.flush()
-    except BrokenPipeError:  # (and the interpreter must not fail again flushing at exit)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:
+        reader_gone()
+
+
+def reader_gone() -> None:
+    """Point stdout at nothing, its reader having gone, so that nothing more fails on it
+    (the interpreter's last flush included)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -40,7 +40,7 @@ HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a 
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "log", type=Path, nargs="?", help="a match log (.log), or a match's or tournament's folder"
+        "log", type=Path, nargs="?", help="a log, or a match's or tournament's folder"
     )
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(

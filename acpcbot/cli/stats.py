@@ -18,14 +18,15 @@ as it is.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from acpcbot.cli.arguments import add_game, add_json, add_logs
+from acpcbot.cli.arguments import add_game, add_json
 
 HELP = "player statistics from logs: VPIP, PFR, 3-bet, aggression, showdowns, fold to a bet"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    add_logs(parser)
+    parser.add_argument("logs", metavar="LOG", type=Path, nargs="+", help="match logs (.log)")
     add_game(parser, from_logs=True)
     add_json(parser)
 
