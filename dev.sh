@@ -8,7 +8,7 @@
 #                                            tests that stay in-process (not e2e, not slow)
 # and two helpers:
 #   ./dev.sh extras EXTRA...                 add extras to .venv (fast mqtt plot cluster
-#                                            bench docs web test)
+#                                            bench docs web browser test)
 #   ./dev.sh docs [serve]                    build the documentation site into site/ (strict)
 # The virtual environment lives in .venv (override with ACPCBOT_VENV); `. .venv/bin/activate`
 # puts acpcbot and acpc-dealer on your PATH.
@@ -108,8 +108,11 @@ case "$cmd" in
         if [ ${#tier[@]} -eq 0 ]; then
             ensure_mosquitto
             ensure_chromium
+            # Playwright drives that chromium: the browser tests' extra, not the fast tier's.
+            install_project test,browser
+        else
+            install_project test
         fi
-        install_project test
         export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$PWD/.numba-cache}
         if [ ${#tier[@]} -gt 0 ] && [ -z "$(ls -A "$NUMBA_CACHE_DIR" 2>/dev/null)" ]; then
             echo "dev.sh: no compiled kernels in $NUMBA_CACHE_DIR yet: this run compiles" \

@@ -11,6 +11,12 @@ class AcpcError(Exception):
     """Base class of every error acpcbot raises on purpose."""
 
 
+class UsageError(AcpcError):
+    """A request that cannot be carried out as made, whatever the files, the network and the
+    agents: an option's value, options that do not go together, an unknown agent. The
+    command line exits 2 on it (as on its own parsing errors), 1 on any other error."""
+
+
 class CardError(AcpcError, ValueError):
     """Text that is not a card, or a card code out of range."""
 
@@ -48,6 +54,6 @@ class BadStateError(ProtocolError):
     that does not follow the previous one."""
 
 
-class UnsupportedGameError(AcpcError, ValueError):
+class UnsupportedGameError(UsageError, ValueError):
     """An agent, a solver or a tool that cannot handle the game it was given (say, a
     heads-up limit hold'em agent in a no-limit game)."""

@@ -1,12 +1,14 @@
 """What can be wrong with an agent spec: one class per kind, all one-line messages.
 
-Every one is an :class:`AgentSpecError` (an :class:`~acpcbot.errors.AcpcError`), raised when
-the spec is read, before any match starts; the command line prints its message.
+Every one but :class:`AgentPluginError` is an :class:`AgentSpecError` (a
+:class:`~acpcbot.errors.UsageError`: the spec is wrong, the command line exits 2), raised when
+the spec is read, before any match starts; an :class:`AgentPluginError` is a plug-in whose
+code cannot be loaded or built (status 1). The command line prints the message.
 """
 
 from __future__ import annotations
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 
 __all__ = [
     "AgentOptionError",
@@ -17,8 +19,8 @@ __all__ = [
 ]
 
 
-class AgentSpecError(AcpcError, ValueError):
-    """An agent spec that gives no agent: malformed, unknown, bad options or a bad plug-in."""
+class AgentSpecError(UsageError, ValueError):
+    """An agent spec that gives no agent: malformed, unknown, or bad options."""
 
 
 class UnknownAgentError(AgentSpecError, KeyError):
@@ -33,7 +35,7 @@ class AgentOptionError(AgentSpecError):
     """An agent spec with malformed options, or options the agent does not take."""
 
 
-class AgentPluginError(AgentSpecError):
+class AgentPluginError(AcpcError, ValueError):
     """A user's agent class that cannot be imported, is not an ``Agent`` or fails to build."""
 
 

@@ -126,13 +126,13 @@ def construct(agent_class: type[Agent], seed: int, options: Mapping[str, str], w
                 raise AgentOptionError(f"{what} takes no options (got {dict(options)})")
             try:
                 agent: object = from_options(seed, dict(options))
-            except AgentSpecError:
+            except (AgentSpecError, AgentPluginError):
                 raise
             except Exception as error:
                 raise AgentOptionError(f"{what}: bad options: {one_line(error)}") from None
         else:
             agent = agent_class(seed)
-    except AgentSpecError:
+    except (AgentSpecError, AgentPluginError):
         raise
     except Exception as error:
         raise AgentPluginError(

@@ -35,6 +35,7 @@ agents.errors.AgentOptionError: PLICAS option samples=0: samples is an integer f
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 from collections.abc import Callable, Iterable
@@ -385,8 +386,15 @@ def _named(spec: str) -> _Named:
 
 
 def _unknown(name: str) -> str:
-    known = ", ".join(sorted({*AGENTS, *plugins()}))
-    return f"unknown agent {name!r}; known agents: {known} (or a class of yours: module:Class)"
+    """No agent is called ``name``: the names close to it (a misspelling), else every name."""
+    known = sorted({*AGENTS, *plugins()})
+    if close := difflib.get_close_matches(name, known, n=3):
+        return (
+            f"unknown agent {name!r}; did you mean {' or '.join(close)}? (acpcbot agents lists "
+            "them all, or a class of yours: module:Class)"
+        )
+    known_list = ", ".join(known)
+    return f"unknown agent {name!r}; known agents: {known_list} (or a class of yours: module:Class)"
 
 
 @dataclass(frozen=True, slots=True)

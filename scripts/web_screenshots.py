@@ -7,6 +7,7 @@ and on that folder; a duplicate match of plicas and dpp, 2 x 100,000 hands, publ
 ``--aivat`` (Replay: its largest pot, each decision's probabilities, the AIVAT value); a
 person's seat against plicas (Play: the legal actions as buttons, the clock). Writes
 ``docs/web-live.png``, ``docs/web-replay.png`` and ``docs/web-play.png`` (or into ``--out``).
+Needs the ``browser`` extra (Playwright; ``./dev.sh extras browser``).
 
     python scripts/web_screenshots.py [--out docs] [--hands 300] [--chromium /usr/bin/chromium]
 """

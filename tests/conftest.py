@@ -3,6 +3,7 @@ plugin (:mod:`tests.tiers`: ``e2e`` and ``slow``, and the guard that keeps them 
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,11 @@ REPO = Path(__file__).resolve().parents[1]
 # a match would see nothing happen. Catching it here gives the processes the tests start the
 # default again (a caught signal is reset at exec).
 signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# pytest-xdist starts its workers with COLUMNS set to the terminal's width, and the commands
+# fit their text to it (acpcbot.cli.output.width): the tests, and the commands they start,
+# see whole lines unless a test asks for a width.
+os.environ.pop("COLUMNS", None)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -11,18 +11,20 @@ Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one 
 ``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep heavy
 imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is instant.
 Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
-their message and status 1, never a traceback; a usage error is one line too (status 2).
+their message, never a traceback: status 2 for a command line that cannot be carried out as
+written (argparse's errors and :class:`~acpcbot.errors.UsageError`), 1 for work that failed,
+130 for Ctrl-C (``docs/commands/index.md``).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 COMMANDS = (
     "agents",
@@ -53,6 +55,15 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A word that is no choice (a command, ``--transport``) names the close ones."""
+        choices = [str(choice) for choice in action.choices or ()]
+        close = difflib.get_close_matches(str(value), choices, n=3)
+        if value not in choices and close:
+            message = f"invalid choice: {value!r} (did you mean {' or '.join(close)}?)"
+            raise argparse.ArgumentError(action, message)
+        super()._check_value(action, value)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -65,9 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--log-level",
-        default="info",
+        default="warning",
         choices=["debug", "info", "warning", "error"],
-        help="least severe log level shown (default: info)",
+        help="least severe log level shown (default: warning; info adds the clients' "
+        "connection events)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        dest="log_level",
+        action="store_const",
+        const="info",
+        help="the same as --log-level info",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in _subcommands():
@@ -85,24 +105,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level)
     try:
         status: int = args.run(args)
         sys.stdout.flush()  # here, where a reader that has gone is handled below
-    except AcpcError as exc:
+    except AcpcError as exc:  # a command line that cannot be carried out (2), failed work (1)
         print(f"acpcbot: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("acpcbot: interrupted", file=sys.stderr)
+        return 2 if isinstance(exc, UsageError) else 1
+    except KeyboardInterrupt as exc:  # Ctrl-C; a match stopped by it says where it stopped
+        print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # Whoever read stdout has gone (``acpcbot agents | head -1``): not worth a traceback.
-        # Point stdout at nothing so that the interpreter's final flush cannot fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except BrokenPipeError:  # whoever read stdout has gone (| head -1): no traceback
+        from acpcbot.cli.output import reader_gone
+
+        reader_gone()
         return 1
     return status
 

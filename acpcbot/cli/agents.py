@@ -26,16 +26,21 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from acpcbot.cli.output import fit, show, width
     from agents.registry import listing, playable_specs
 
     if args.specs:
-        print("\n".join(playable_specs()))
+        show(args, None, playable_specs())
         return 0
     rows = listing()
-    width = max(len(name) for name, _, _ in rows)
-    for name, description, options in rows:
-        print(f"{name:<{width}}  {description}")
+    column = " " * (max(len(name) for name, _, _ in rows) + 2)  # where the descriptions start
+    lines = []
+    for name, description, options in rows:  # each continued under its own text
+        lines += fit(f"{name:<{len(column)}}{description}", width(), column)
         if options:
-            print(f"{'':<{width}}  options: {options}")
-    print("Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot.")
+            lines += fit(f"{column}options: {options}", width(), f"{column}{' ' * 9}")
+    lines.append(
+        "Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot."
+    )
+    show(args, None, lines)
     return 0

@@ -1,46 +1,56 @@
-"""The argument types of the commands: each turns a command-line word into a value or an
-argparse error naming what is wrong.
+"""The arguments of the commands: their types, each of which turns a command-line word into
+a value or an argparse error naming what is wrong, and the options several commands share
+(``add_*``: the same name, type and help wherever they appear).
 
->>> hand_count("2000"), seed_value("42"), port_list("18791,0"), path_value("m")
-(2000, 42, (18791, 0), PosixPath('m'))
+>>> hand_count("2000"), seed_value("42"), port_list("18791,0"), tcp_port("40001\n")
+(2000, 42, (18791, 0), 40001)
 >>> tcp_port("0")
 Traceback (most recent call last):
-argparse.ArgumentTypeError: not a TCP port: '0'
->>> hand_count("4294967296")
+argparse.ArgumentTypeError: not a TCP port (1 .. 65535): '0'
+>>> seed_value("-1")
 Traceback (most recent call last):
-argparse.ArgumentTypeError: at most 4,294,967,295 hands (the reference dealer's limit): 4294967296
+argparse.ArgumentTypeError: not a seed (0 .. 4294967295): '-1'
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from acpcbot.errors import AcpcError, UsageError
+from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.protocol.constants import MAX_HANDS
 
-__all__ = [
-    "count",
-    "hand_count",
-    "job_count",
-    "more_than_zero",
-    "path_value",
-    "port_list",
-    "seconds",
-    "seed_value",
-    "tcp_port",
-    "zero_or_more",
-]
+if TYPE_CHECKING:
+    from acpcbot.player import Entrant
 
 
-def count(text: str) -> int:
-    """A positive whole number (of matches, processes)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {_cut(text)!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {_cut(text)}")
-    return value
+def whole_number(
+    what: str, low: int, high: int | None = None, *, why: str = "", word: str = ""
+) -> Callable[[str], int]:
+    """The type of a whole number from ``low`` to ``high`` (``None``: no bound; ``why``:
+    where the bound comes from; ``word``: a word that stands for ``high``, such as ``all``).
+
+    >>> whole_number("a count of runouts", 1, 1176, word="all")("x")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: not a count of runouts (1 .. 1176 or 'all'): 'x'
+    """
+
+    def parse(text: str) -> int:
+        text = text.strip()  # as C's atoi (bm_widget starts a bot with "PORT\n")
+        if word and text == word and high is not None:
+            return high
+        top = high if high is not None else 2**63 - 1
+        if text.isascii() and text.isdigit() and len(text) <= 20 and low <= int(text) <= top:
+            return int(text)
+        bounds = f"{low} or more" if high is None else f"{low} .. {high}"
+        bounds += f"{f', {why}' if why else ''}{f' or {word!r}' if word else ''}"
+        raise argparse.ArgumentTypeError(f"not {what} ({bounds}): {_cut(text)!r}")
+
+    return parse
 
 
 def _cut(text: str) -> str:
@@ -48,20 +58,31 @@ def _cut(text: str) -> str:
     return text if len(text) <= 40 else f"{text[:40]}..."
 
 
-def hand_count(text: str) -> int:
-    """A positive whole number of hands, at most what the reference dealer plays (a log of
-    more could not be read back)."""
-    value = count(text)
-    if value > MAX_HANDS:
-        raise argparse.ArgumentTypeError(
-            f"at most {MAX_HANDS:,} hands (the reference dealer's limit): {_cut(text)}"
-        )
-    return value
+count = whole_number("a whole number", 1)
+"""A positive whole number (of matches, processes)."""
+hand_count = whole_number("a number of hands", 1, MAX_HANDS, why="the reference dealer's limit")
+"""A number of hands: at most what the reference dealer plays (a log of more could not be
+read back)."""
+seed_value = whole_number("a seed", 0, 2**32 - 1)
+"""A seed, as the dealer's."""
+tcp_port = whole_number("a TCP port", 1, 65535)
+listening_port = whole_number("a TCP port", 0, 65535, why="0: any free one")
+"""A TCP port to listen on; 0: any free one, chosen by the system."""
 
 
-def job_count(text: str) -> int:
-    """A positive number of processes."""
-    return count(text)
+def port_list(text: str) -> tuple[int, ...]:
+    """Comma-separated TCP ports, each 0 (any) to 65535."""
+    return tuple(whole_number("a TCP port", 0, 65535)(port.strip()) for port in text.split(","))
+
+
+def game_value(text: str) -> str:
+    """A game: a ``.game`` file or a bundled game's name, that loads (where it is used it is
+    loaded again)."""
+    try:
+        load_game(text)
+    except AcpcError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def path_value(text: str) -> Path:
@@ -72,80 +93,124 @@ def path_value(text: str) -> Path:
     return Path(text)
 
 
-def seed_value(text: str) -> int:
-    """A seed, 0 .. 2**32 - 1 like the dealer's."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"seeds are 0 .. 4294967295: {text}")
-    return value
+def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str], float]:
+    """The type of a number of ``what`` (seconds, milliseconds): ``least`` or more (``more``:
+    more than ``least``), at most 2,000,000 (of seconds, about 24 days).
 
-
-def port_list(text: str) -> tuple[int, ...]:
-    """Comma-separated TCP ports, each 0 (any) to 65535."""
-    ports = []
-    for part in text.split(","):
-        port = part.strip()
-        if not (port.isascii() and port.isdigit() and int(port) < 65536):
-            raise argparse.ArgumentTypeError(f"not a TCP port: {port!r}")
-        ports.append(int(port))
-    return tuple(ports)
-
-
-def tcp_port(text: str) -> int:
-    r"""A TCP port, 1 .. 65535; white space around it is ignored, as the reference's
-    ``atoi`` ignores it (its ``bm_widget`` starts a bot with ``PORT\n``: the line's end).
-
-    >>> tcp_port("40001\n")
-    40001
+    >>> number_of("seconds", 0, more=True)("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: not a number of seconds (more than 0): '0'
     """
-    text = text.strip()
-    port = int(text) if text.isascii() and text.isdigit() else -1
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
-    return port
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if (value > least if more else value >= least) and value <= 2_000_000:  # (not nan)
+            return value
+        bounds = f"more than {least:g}" if more else f"{least:,.0f} .. 2,000,000"
+        raise argparse.ArgumentTypeError(f"not a number of {what} ({bounds}): {_cut(text)!r}")
+
+    return parse
 
 
-def listening_port(text: str) -> int:
-    """A TCP port to listen on, 0 (any free one, chosen by the system) .. 65535.
-
-    >>> listening_port("0"), listening_port("8000")
-    (0, 8000)
-    """
-    port = int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else -1
-    if not 0 <= port < 65536:
-        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
-    return port
+seconds = number_of("seconds", -2_000_000)
+"""A number of seconds (negative: for ever)."""
 
 
-def seconds(text: str) -> float:
-    """A number of seconds (negative: for ever), up to about 24 days."""
-    value = _number(text)
-    if not abs(value) <= 2_000_000:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
-    return value
+# The options several commands share. ``parser`` may also be a group of a parser's options.
+Options = argparse._ActionsContainer
+
+SPEC = "NAME or NAME:KEY=VALUE,..."
+"""How an agent is named on the command line (see: acpcbot agents)."""
 
 
-def zero_or_more(text: str) -> float:
-    """A number of seconds or milliseconds, 0 or more."""
-    value = _number(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
-    return value
+def add_match_size(parser: Options, *, seed: str = "card seed, as the dealer's (0)") -> None:
+    """``--hands N`` (per half) and ``--seed S`` (of the cards) of a duplicate match."""
+    parser.add_argument(
+        "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
+    )
+    parser.add_argument("--seed", type=seed_value, default=0, metavar="S", help=seed)
 
 
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+def add_out(parser: Options, what: str, *, force: bool = True) -> None:
+    """``--out DIR`` (``what``: what it holds and its default) and ``--force``."""
+    parser.add_argument("--out", type=path_value, metavar="DIR", help=what)
+    if force:
+        parser.add_argument(
+            "--force", action="store_true", help="replace another match found in --out"
+        )
 
 
-def more_than_zero(text: str) -> float:
-    """A number of seconds, more than 0."""
-    value = zero_or_more(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
+def add_jobs(parser: Options, what: str = "halves") -> None:
+    """``--jobs N``: how many ``what`` are played at once, one process each."""
+    parser.add_argument(
+        "--jobs",
+        type=count,
+        metavar="N",
+        help=f"{what} played at once, one local process each (default: the cores)",
+    )
+
+
+def add_transport(parser: Options, *, remote: bool = False) -> None:
+    """``--transport``: how the dealer reaches the agents."""
+    choices = ["inprocess", "tcp"]
+    what = "inprocess (default): the dealer calls the agents; tcp: over loopback sockets"
+    if remote:
+        choices.append("remote")
+        what += (
+            "; remote: the dealer listens for players that connect from elsewhere (acpcbot play)"
+        )
+    parser.add_argument("--transport", choices=choices, default="inprocess", help=what)
+
+
+def add_game(parser: Options, *, from_logs: bool = False) -> None:
+    """``--game``: a game file or a bundled game's name; by default heads-up limit hold'em,
+    or ``from_logs`` the game each log's header names."""
+    shown = (
+        "the game each log's header names"
+        if from_logs
+        else f"{LIMIT_HOLDEM}, heads-up limit hold'em"
+    )
+    parser.add_argument(
+        "--game",
+        type=game_value,
+        default=None if from_logs else LIMIT_HOLDEM,
+        metavar="GAME",
+        help=f"a .game file or the name of a bundled game (default: {shown})",
+    )
+
+
+def add_json(parser: Options, what: str = "JSON instead of text") -> None:
+    """``--json``: print ``what`` on stdout."""
+    parser.add_argument("--json", action="store_true", help=f"print {what}")
+
+
+def add_isolate(parser: Options) -> None:
+    """``--isolate``: agents given as ``module:Class`` or as plug-ins play in processes of
+    their own (:func:`entrants`)."""
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play each agent given as module:Class or as an installed plug-in in a process "
+        "of its own (code you do not trust; in-process code can reach the dealer)",
+    )
+
+
+def entrants(specs: Sequence[str], *, isolate: bool) -> list[Entrant]:
+    """The agents ``specs`` name; with ``isolate``, the plug-ins among them each played in a
+    process of its own (a :class:`UsageError` when there is none)."""
+    from agents.registry import entrant, is_plugin
+    from dealer.running import isolated
+
+    plugins = [isolate and is_plugin(spec) for spec in specs]
+    if isolate and not any(plugins):
+        raise UsageError(
+            "--isolate plays agents given as module:Class or as installed plug-ins in a "
+            "process of their own; the agents given are built in"
+        )
+    return [
+        isolated(entrant(spec)) if plugin else entrant(spec)
+        for spec, plugin in zip(specs, plugins, strict=True)
+    ]

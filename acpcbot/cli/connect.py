@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from acpcbot.cli.arguments import tcp_port
+from acpcbot.cli.arguments import seed_value, tcp_port
 
 HELP = "play your bot on a benchmark server (acpcbot serve or bm_server), as bm_widget"
 
@@ -44,7 +44,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="a program to run with HOST PORT for each run instead (bm_widget's bot_command)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="the agent's seed in every run (default 0)"
+        "--seed", type=seed_value, default=0, help="the agent's seed in every run (default 0)"
     )
     parser.add_argument("--user", metavar="NAME", help="log on as NAME")
     parser.add_argument(
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import threading
 
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.eventloop import run as run_async
     from dealer.benchmark import converse
 
@@ -86,10 +86,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             password = os.environ.get(PASSWORD_VARIABLE, "")
             if not password:
-                raise AcpcError(f"--user needs a password: ${PASSWORD_VARIABLE} or --password-file")
+                raise UsageError(
+                    f"--user needs a password: ${PASSWORD_VARIABLE} or --password-file"
+                )
         logon = f"{args.user} {password}"
     elif args.commands:
-        raise AcpcError("--run needs --user (the logon cannot be typed then)")
+        raise UsageError("--run needs --user (the logon cannot be typed then)")
     if args.agent is not None:
         bot = [
             sys.executable, "-c", "import sys; from acpcbot.cli import main; sys.exit(main())",

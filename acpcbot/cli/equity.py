@@ -17,10 +17,8 @@ examples:
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from acpcbot.cli.arguments import count
+from acpcbot.cli.arguments import add_json, count, seed_value, whole_number
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 
@@ -55,36 +53,37 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=100_000,
         help="Monte Carlo deals, 1 .. 10^9 (default: 100000)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default: 0)")
+    parser.add_argument(
+        "--seed", type=seed_value, default=0, metavar="S", help="Monte Carlo seed (default: 0)"
+    )
     parser.add_argument(
         "--max-exact",
-        type=int,
+        type=whole_number("a number of showdowns", 0),
         default=5_000_000,
         help="enumerate when at most this many showdowns (default: 5000000)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(parser, "one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from acpcbot.cards import cards_text, parse_cards
-    from acpcbot.errors import CardError
-
-    hands = []
-    for text in args.hands:
-        hand = None if text.lower() == "random" else parse_cards(text)
-        if hand is not None and len(hand) != 2:
-            raise CardError(f"a hand is two cards or 'random', not {text!r}")
-        hands.append(hand)
-    board = parse_cards(args.board)
-    if len(hands) < 2:
-        raise CardError("give at least two hands")
-
+    from acpcbot.cli.output import show
+    from acpcbot.errors import CardError, UsageError
     from acpcbot.handeval.equity import equity
     from acpcbot.progress.display import ProgressDisplay, Show
 
     # A bar on a terminal, for runs long enough to draw it (a quarter of a second).
     display = ProgressDisplay("equity", args.trials, unit="deals", show=Show.TERMINAL)
-    try:
+    try:  # every error here is in the cards given
+        hands = [None if text.lower() == "random" else parse_cards(text) for text in args.hands]
+        if len(hands) < 2:
+            raise CardError("give at least two hands")
+        for text, hand in zip(args.hands, hands, strict=True):
+            if hand is not None and len(hand) != 2:
+                raise CardError(f"a hand is two cards or 'random', not {text!r}")
+        board = parse_cards(args.board)
         result = equity(
             hands,
             board,
@@ -93,32 +92,20 @@ def run(args: argparse.Namespace) -> int:
             max_exact=args.max_exact,
             on_progress=display.update,
         )
-    except ValueError as exc:
-        print(f"acpcbot: error: {exc}", file=sys.stderr)
-        return 1
+    except ValueError as exc:  # (a CardError too) cards that cannot be dealt as given
+        raise UsageError(str(exc)) from None
     finally:
         display.close()
     names = ["random" if h is None else cards_text(h) for h in hands]
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "hands": names,
-                    "board": cards_text(board),
-                    "equity": list(result.equity),
-                    "exact": result.exact,
-                    "trials": result.trials,
-                }
-            )
-        )
-        return 0
+    data = {"hands": names, "board": cards_text(board), **dataclasses.asdict(result)}
     width = max(len(n) for n in names)
-    for name, share in zip(names, result.equity, strict=True):
-        print(f"{name:<{width}}  {100 * share:6.2f}%")
+    lines = [
+        f"{n:<{width}}  {100 * share:6.2f}%" for n, share in zip(names, result.equity, strict=True)
+    ]
     how = (
         f"exact over {result.trials:,} showdowns"
         if result.exact
         else f"Monte Carlo, {result.trials:,} deals, seed {args.seed}"
     )
-    print(f"board {cards_text(board) or '(none)'}: {how}")
+    show(args, data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"], indent=None)
     return 0

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import argparse
 
-from acpcbot.cli.arguments import hand_count, job_count, path_value, seed_value
+from acpcbot.cli.arguments import add_jobs, add_json, add_match_size, add_out
+from acpcbot.options import add_progress_options, progress_of
 
 HELP = "local best response against a fixed-strategy agent: a lower bound on its exploitability"
 
@@ -32,12 +33,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "agent", metavar="AGENT", help="the agent to exploit: a fixed-strategy agent's name"
     )
-    parser.add_argument(
-        "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
-    )
-    parser.add_argument(
-        "--seed", type=seed_value, default=0, metavar="S", help="card seed, as the dealer's (0)"
-    )
+    add_match_size(parser)
     parser.add_argument(
         "--from",
         dest="first_round",
@@ -45,34 +41,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="preflop",
         help="the round LBR starts to act greedily in; before it, it checks or calls (preflop)",
     )
-    parser.add_argument(
-        "--jobs",
-        type=job_count,
-        metavar="J",
-        help="halves played at once, one process each (default: the cores)",
+    add_jobs(parser)
+    add_out(
+        parser,
+        "folder for the logs and summary.json (default: ./lbr+opponent=AGENT-vs-AGENT...)",
     )
-    parser.add_argument(
-        "--out",
-        type=path_value,
-        metavar="DIR",
-        help="folder for the logs and summary.json (default: ./lbr+opponent=AGENT-vs-AGENT...)",
-    )
-    parser.add_argument("--force", action="store_true", help="replace another match found in --out")
-    parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
+    add_json(parser, "summary.json on stdout")
+    add_progress_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    import sys
-    from collections.abc import Sequence
-
-    from acpcbot.logconfig import configure_logging
-    from acpcbot.player import Player
+    from acpcbot.cli.output import show
     from agents.registry import entrant, lbr_against
-    from dealer.running import SUMMARY, MatchInterruptedError, MatchRequest, run_match, write_json
+    from dealer.running import MatchRequest
+    from dealer.running.lbr import run_lbr
 
-    if args.log_level == "info":
-        configure_logging(json=args.log_json, level="warning")
     request = MatchRequest(
         lbr_against(args.agent, args.first_round),
         entrant(args.agent),
@@ -81,43 +64,8 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         force=args.force,
         jobs=args.jobs,
-        progress=True,
+        progress=progress_of(args),
     )
-
-    def range_resets(half: int, players: Sequence[Player]) -> int:
-        del half
-        return int(getattr(players[0], "range_resets", 0))
-
-    try:
-        match = run_match(request, after_half=range_resets)
-    except MatchInterruptedError as stopped:
-        print(f"acpcbot: {stopped}", file=sys.stderr)
-        return 130
-    summary = match.summary
-    played = max(match.run.hands, 1)
-    resets = sum(r for r in match.collected if r is not None)
-    summary["lbr"] = {
-        "opponent": args.agent,
-        "from": args.first_round,
-        "range_resets": resets,
-        "ms_per_hand": round(1000 * sum(h.seconds for h in match.run.halves) / played, 3),
-    }
-    write_json(match.run.out_dir / SUMMARY, summary)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    estimate = match.run.pair.estimate if match.run.pair else match.run.halves[0].result.estimate
-    print(
-        f"LBR against {args.agent}: {estimate.mbb_per_game:+.1f} mbb/g ± "
-        f"{estimate.ci95_mbb:.1f} (95% CI) over {estimate.samples:,} duplicate pairs, a "
-        f"lower bound on {args.agent}'s exploitability"
-    )
-    # (the time of the run, hands/s included, is the match's line below)
-    print(f"  {summary['lbr']['ms_per_hand']:.2f} ms of one process a hand")
-    if resets:
-        print(
-            f"  {resets} hands in which {args.agent} did what its own strategy gives no "
-            "holding in its range (the range was reset)"
-        )
-    print("\n".join(match.text()))
+    lbr = run_lbr(request, args.agent, args.first_round)  # interrupted: a KeyboardInterrupt
+    show(args, lbr.summary, lbr.text())
     return 0

@@ -42,62 +42,29 @@ import argparse
 import contextlib
 from collections.abc import Iterator
 
-from acpcbot.cli.arguments import (
-    hand_count,
-    job_count,
-    path_value,
-    port_list,
-    seconds,
-    seed_value,
-)
+from acpcbot.cli import arguments
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
-NOTHING_TO_ISOLATE = (
-    "--isolate plays agents given as module:Class or as installed plug-ins in a process of "
-    "their own; the agents given are built in"
-)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "agent_a",
         metavar="AGENT_A",
-        help="the agent results are given for: NAME or NAME:KEY=VALUE,... (e.g. plicas:dprc=off)",
+        help=f"the agent results are given for: {arguments.SPEC} (e.g. plicas:dprc=off)",
     )
     parser.add_argument("agent_b", metavar="AGENT_B", help="its opponent (see: acpcbot agents)")
-    parser.add_argument(
-        "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
-    )
-    parser.add_argument(
-        "--seed", type=seed_value, default=0, metavar="S", help="card seed, as the dealer's (0)"
-    )
-    parser.add_argument(
-        "--seed-a",
-        type=seed_value,
-        metavar="N",
-        help="AGENT_A's seed (default: derived from --seed)",
-    )
-    parser.add_argument(
-        "--seed-b",
-        type=seed_value,
-        metavar="N",
-        help="AGENT_B's seed (default: derived from --seed)",
-    )
-    parser.add_argument(
-        "--out",
-        type=path_value,
-        metavar="DIR",
-        help="folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)",
-    )
-    parser.add_argument("--force", action="store_true", help="replace another match found in --out")
-    parser.add_argument(
-        "--transport",
-        choices=["inprocess", "tcp", "remote"],
-        default="inprocess",
-        help="inprocess (default): the dealer calls the agents; tcp: over loopback sockets; "
-        "remote: the dealer listens for players that connect from elsewhere (acpcbot play)",
-    )
+    arguments.add_match_size(parser)
+    for seat in "ab":
+        parser.add_argument(
+            f"--seed-{seat}",
+            type=arguments.seed_value,
+            metavar="N",
+            help=f"AGENT_{seat.upper()}'s seed (default: derived from --seed)",
+        )
+    arguments.add_out(parser, "folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)")
+    arguments.add_transport(parser, remote=True)
     parser.add_argument(
         "--host",
         metavar="ADDR",
@@ -106,43 +73,29 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--ports",
-        type=port_list,
+        type=arguments.port_list,
         metavar="P1,P2,P3,P4",
         help="remote: the ports of half 1's seats 1 and 2, then of half 2's (0 or missing: "
         "chosen by the system; every port is printed as its half listens)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=seconds,
+        type=arguments.seconds,
         metavar="S",
         help="remote: seconds to wait for the players to connect (default 600; <0: for ever)",
     )
-    parser.add_argument(
-        "--jobs",
-        type=job_count,
-        metavar="N",
-        help="halves played at once, one process each (default: the cores)",
-    )
+    arguments.add_jobs(parser)
     parser.add_argument(
         "--no-duplicate", action="store_true", help="play only half 1 (no reversed seats)"
     )
-    parser.add_argument(
-        "--game",
-        default="holdem.limit.2p.reverse_blinds.game",
-        help="game file or bundled game name (heads-up limit hold'em)",
-    )
+    arguments.add_game(parser)
     parser.add_argument(
         "--aivat",
         action="store_true",
         help="record decision probabilities beside the logs and add the AIVAT estimate",
     )
-    parser.add_argument(
-        "--isolate",
-        action="store_true",
-        help="play an agent given as module:Class or as an installed plug-in in a process of "
-        "its own (code you do not trust; in-process code can reach the dealer)",
-    )
-    parser.add_argument("--json", action="store_true", help="print summary.json on stdout")
+    arguments.add_isolate(parser)
+    arguments.add_json(parser, "summary.json on stdout")
     parser.add_argument(
         "--plot",
         action="store_true",
@@ -154,47 +107,16 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    import sys
+    from acpcbot.cli.output import show
+    from acpcbot.errors import UsageError
+    from dealer.running import MatchRequest, Transport, run_match
+    from dealer.running.duplicate import listening_for
 
-    from acpcbot.errors import AcpcError
-    from acpcbot.logconfig import configure_logging
-    from acpcbot.player import Entrant
-    from agents.registry import entrant, is_plugin
-    from dealer.running import (
-        DEFAULT_START_TIMEOUT_MS,
-        Listening,
-        MatchInterruptedError,
-        MatchRequest,
-        Transport,
-        isolated,
-        run_match,
-    )
-
-    if args.log_level == "info":  # the clients' connect/finish lines are noise here
-        configure_logging(json=args.log_json, level="warning")
     transport = Transport(args.transport)
-    listening = None
-    remote_only = {
-        "--host": args.host,
-        "--ports": args.ports,
-        "--start-timeout": args.start_timeout,
-    }
-    if transport is Transport.REMOTE:
-        timeout_ms = DEFAULT_START_TIMEOUT_MS
-        if args.start_timeout is not None:
-            timeout_ms = -1 if args.start_timeout < 0 else round(args.start_timeout * 1000)
-        listening = Listening(args.host or "127.0.0.1", args.ports or (), timeout_ms)
-    elif given := [option for option, value in remote_only.items() if value is not None]:
-        raise AcpcError(f"{', '.join(given)}: for --transport remote only")
-    agents: list[Entrant] = [entrant(args.agent_a), entrant(args.agent_b)]
-    if args.isolate:
-        if transport is Transport.REMOTE:
-            raise AcpcError("--isolate is for agents played here, not --transport remote")
-        plugins = [is_plugin(spec) for spec in (args.agent_a, args.agent_b)]
-        if not any(plugins):
-            raise AcpcError(NOTHING_TO_ISOLATE)
-        agents = [isolated(a) if plugin else a for a, plugin in zip(agents, plugins, strict=True)]
+    listening = listening_for(transport, args.host, args.ports, args.start_timeout)
+    if args.isolate and transport is Transport.REMOTE:
+        raise UsageError("--isolate is for agents played here, not --transport remote")
+    agents = arguments.entrants([args.agent_a, args.agent_b], isolate=args.isolate)
     request = MatchRequest(
         agents[0],
         agents[1],
@@ -215,16 +137,9 @@ def run(args: argparse.Namespace) -> int:
         listening=listening,
         aivat=args.aivat,
     )
-    try:
-        match = run_match(request)
-    except MatchInterruptedError as stopped:
-        print(f"acpcbot: {stopped}", file=sys.stderr)
-        return 130
+    match = run_match(request)  # interrupted: a KeyboardInterrupt saying where it stopped
     with _sigterm_ignored():
-        if args.json:
-            print(json.dumps(match.summary, indent=2))
-        else:
-            print("\n".join(match.text()))
+        show(args, match.summary, match.text())
     return 0
 
 

@@ -22,30 +22,23 @@ decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it (one match 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from acpcbot.cli.arguments import more_than_zero, seed_value, tcp_port, zero_or_more
+from acpcbot.cli import arguments
 from acpcbot.options import add_mqtt_options
-
-if TYPE_CHECKING:
-    from acpcbot.progress.player import PlayerTelemetry
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from acpcbot.client.defaults import (
-        DEFAULT_BUDGET_MS,
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_READ_TIMEOUT,
-    )
-    from acpcbot.game import LIMIT_HOLDEM
+    from acpcbot.client.defaults import DEFAULT_BUDGET_MS as BUDGET
+    from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
+    from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
 
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument(
         "ports",
         metavar="PORT",
-        type=tcp_port,
+        type=arguments.tcp_port,
         nargs="+",
         help="the dealer's port for this seat; several: a match on each at once (one "
         "agent's seats in both halves of a duplicate match), each with a fresh agent",
@@ -54,14 +47,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--agent",
         required=True,
         metavar="SPEC",
-        help="the agent to play: NAME or NAME:KEY=VALUE,... with options, e.g. "
-        "plicas:dprc=off (see: acpcbot agents)",
+        help=f"the agent to play: {arguments.SPEC} with options, e.g. plicas:dprc=off (see: "
+        "acpcbot agents)",
     )
     seeds = parser.add_mutually_exclusive_group()
-    seeds.add_argument("--seed", type=int, help="seed of the agent's random choices (default: 0)")
+    seeds.add_argument(
+        "--seed",
+        type=arguments.seed_value,
+        metavar="N",
+        help="seed of the agent's random choices (0)",
+    )
     seeds.add_argument(
         "--match-seed",
-        type=seed_value,
+        type=arguments.seed_value,
         metavar="S",
         help="instead of --seed: the seed acpcbot match --seed S gives agent A or B (--as)",
     )
@@ -71,40 +69,33 @@ def register(parser: argparse.ArgumentParser) -> None:
         choices=["a", "b"],
         help="with --match-seed: which of the match's agents this one is (AGENT_A or AGENT_B)",
     )
-    parser.add_argument(
-        "--game",
-        default=LIMIT_HOLDEM,
-        metavar="FILE",
-        help=f"a .game file, or the name of a bundled game (default: {LIMIT_HOLDEM})",
-    )
+    arguments.add_game(parser)
     parser.add_argument(
         "--budget-ms",
-        type=zero_or_more,
-        default=DEFAULT_BUDGET_MS,
+        type=arguments.number_of("milliseconds", 0),
+        default=BUDGET,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
-        f"no limit (default: {DEFAULT_BUDGET_MS:g}, well inside the reference's 7 s per "
+        f"no limit (default: {BUDGET:g}, well inside the reference's 7 s per "
         "hand; agents that decide instantly are not timed)",
     )
     parser.add_argument(
         "--read-timeout",
-        type=zero_or_more,
-        default=DEFAULT_READ_TIMEOUT,
+        type=arguments.number_of("seconds", 0),
+        default=READ,
         metavar="S",
         help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
-        f"(default: {DEFAULT_READ_TIMEOUT:g}, longer than the reference's 600 s per action)",
+        f"(default: {READ:g}, longer than the reference's 600 s per action)",
     )
     parser.add_argument(
         "--connect-timeout",
-        type=more_than_zero,
-        default=DEFAULT_CONNECT_TIMEOUT,
+        type=arguments.number_of("seconds", 0, more=True),
+        default=CONNECT,
         metavar="S",
-        help=f"seconds to wait for the connection (default: {DEFAULT_CONNECT_TIMEOUT:g})",
+        help=f"seconds to wait for the connection (default: {CONNECT:g})",
     )
     parser.add_argument("--name", help="the player's name, passed to the agent")
-    parser.add_argument(
-        "--json", action="store_true", help="print the summary as one JSON object on stdout"
-    )
+    arguments.add_json(parser, "the summary as one JSON object on stdout")
     parser.add_argument(
         "--uvloop",
         action=argparse.BooleanOptionalAction,
@@ -115,98 +106,52 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-    import dataclasses
     import json
 
-    from acpcbot.client import MatchSummary, play_match
-    from acpcbot.errors import AcpcError
-    from acpcbot.eventloop import run as run_async
+    from acpcbot.cli.output import show
+    from acpcbot.client.seats import play_seats
+    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.game import load_game
     from agents.registry import create_agent
     from dealer.running import derived_seed
 
     if (args.match_seed is None) != (args.agent_letter is None):
-        raise AcpcError("--match-seed and --as go together: --match-seed S --as a|b")
+        raise UsageError("--match-seed and --as go together: --match-seed S --as a|b")
     if len(set(args.ports)) < len(args.ports):
-        raise AcpcError(f"a port is given twice: {' '.join(map(str, args.ports))}")
+        raise UsageError(f"a port is given twice: {' '.join(map(str, args.ports))}")
     seed = args.seed or 0
     if args.match_seed is not None:
         seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))
     game = load_game(args.game)
-    agents = [create_agent(args.agent, seed=seed) for _ in args.ports]
-    wheres = [
-        {"agent": args.agent, "seed": seed, "dealer": f"{args.host}:{port}"} for port in args.ports
-    ]
-    telemetries = [
-        _telemetry(args, where, game.big_blind, several=len(args.ports) > 1)
-        if args.mqtt is not None
-        else None
-        for where in wheres
-    ]
-
-    async def play_all() -> list[MatchSummary | BaseException]:
-        matches = [
-            play_match(
-                args.host,
-                port,
-                agent,
-                game=game,
-                budget_ms=args.budget_ms or None,
-                connect_timeout=args.connect_timeout,
-                read_timeout=args.read_timeout or None,
-                name=args.name,
-                on_hand=telemetry.on_hand if telemetry is not None else None,
-            )
-            for port, agent, telemetry in zip(args.ports, agents, telemetries, strict=True)
-        ]
-        return await asyncio.gather(*matches, return_exceptions=True)
-
-    try:
-        outcomes = run_async(play_all(), uvloop=args.uvloop)
-    except BaseException as exc:
-        for telemetry in telemetries:
-            if telemetry is not None:
-                telemetry.end(exc)
-        raise
-    errors: list[str] = []
-    for port, where, telemetry, outcome in zip(
-        args.ports, wheres, telemetries, outcomes, strict=True
-    ):
-        if isinstance(outcome, BaseException):
-            if telemetry is not None:
-                telemetry.end(outcome)
-            errors.append(str(outcome) if isinstance(outcome, AcpcError) else repr(outcome))
+    where = {"agent": args.agent, "seed": seed}
+    seats = play_seats(
+        args.host,
+        args.ports,
+        [create_agent(args.agent, seed=seed) for _ in args.ports],
+        game=game,
+        name=args.name,
+        mqtt=args.mqtt,
+        label=args.agent,
+        describe={"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game},
+        budget_ms=args.budget_ms or None,
+        connect_timeout=args.connect_timeout,
+        read_timeout=args.read_timeout or None,
+        uvloop=args.uvloop,
+    )
+    lines = []
+    for port, seat in zip(args.ports, seats, strict=True):
+        if seat.summary is None:
             continue
-        summary = dataclasses.asdict(outcome)
-        counts = {"telemetry": telemetry.end(None, summary)} if telemetry is not None else None
-        if args.json:
-            print(json.dumps({**where, **summary, **(counts or {})}))
-        else:
-            at = f" (port {port})" if len(args.ports) > 1 else ""
-            print(f"{args.agent}{at}: {outcome}")
-            if counts is not None:
-                from acpcbot.telemetry.channel import told_text
+        if args.json:  # one object a line
+            print(json.dumps({**where, **seat.json()}))
+            continue
+        lines.append(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
+        if seat.told is not None:
+            from acpcbot.telemetry.channel import told_text
 
-                print(told_text(counts["telemetry"]))
-    if errors:
+            lines.append(told_text(seat.told))
+    if lines:
+        show(args, None, lines)
+    if errors := [seat.failure for seat in seats if seat.summary is None]:
         raise AcpcError("; ".join(errors))
     return 0
-
-
-def _telemetry(
-    args: argparse.Namespace, where: dict[str, object], big_blind: int, *, several: bool = False
-) -> PlayerTelemetry:
-    """The player's channel (``--mqtt``): ``running`` is published at once. With
-    ``several`` ports, each match is named after its dealer's address too."""
-    from acpcbot.extras import need_mqtt
-    from acpcbot.logconfig import get_logger
-    from acpcbot.progress.player import PlayerTelemetry
-
-    need_mqtt()
-    log = get_logger("telemetry")
-    name = args.name or args.agent
-    if several:
-        name = f"{name}@{where['dealer']}"
-    describe = {"source": "acpcbot play", **where, "agents": [args.agent], "game": args.game}
-    return PlayerTelemetry(args.mqtt, name, describe, big_blind, warn=log.warning)

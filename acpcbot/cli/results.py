@@ -21,9 +21,10 @@ corrections at every decision whose probabilities were recorded in the .probs fi
 its log (acpcbot match --aivat writes them); a log without one (the reference dealer's) gets
 the chance corrections only.
 
-With --tournament DIR instead of logs: the crosstable and the rankings of the tournament in
-DIR (acpcbot tournament), rebuilt from its matches' files (unfinished matches are named);
---plot then draws DIR/crosstable.png.
+A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names. With a
+tournament's folder instead (acpcbot tournament), or --tournament DIR: the crosstable and the
+rankings of the tournament in DIR, rebuilt from its matches' files (unfinished matches are
+named); --plot then draws DIR/crosstable.png.
 """
 
 from __future__ import annotations
@@ -32,27 +33,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import path_value
+from acpcbot.cli.arguments import add_json, path_value, whole_number
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
-MAX_BIG_BLIND = 2**31 - 1
-"""The reference's chip counts are 32-bit ints."""
-
-
-def _big_blind(text: str) -> int:
-    """A big blind: a whole number of chips, more than none."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 10) or not (
-        1 <= int(text) <= MAX_BIG_BLIND
-    ):
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number from 1 to {MAX_BIG_BLIND}, not {text!r}"
-        )
-    return int(text)
-
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, nargs="?", help="a match log (.log)")
+    parser.add_argument(
+        "log", type=Path, nargs="?", help="a log, or a match's or tournament's folder"
+    )
     parser.add_argument("log2", type=Path, nargs="?", help="the other half of a duplicate pair")
     parser.add_argument(
         "--player",
@@ -62,7 +51,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--big-blind",
-        type=_big_blind,
+        type=whole_number("a big blind", 1, 2**31 - 1, why="the reference's chips are 32-bit"),
         metavar="CHIPS",
         help="chips in a big blind (default: from the game the log's header names)",
     )
@@ -76,7 +65,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(parser)
     parser.add_argument(
         "--aivat",
         action="store_true",
@@ -104,25 +93,26 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import io
-    import json
-    import os
-
+    from acpcbot.cli.output import show
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
     from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
+    from dealer.analysis.bankrollplot import logs_plot_path
     from dealer.analysis.logresults import report_json, report_lines, report_logs
+    from dealer.running.tournamentfolder import results_folder
 
+    if args.log is not None and args.log2 is None and args.log.is_dir():
+        logs = results_folder(args.log)
+        if logs is None:  # a tournament's folder
+            args.tournament, args.log = args.log, None
+        else:  # a match's: its logs
+            args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
     if args.tournament is not None or args.log is None:
-        from acpcbot.cli.tournament import show_folder
-
-        if args.plot_file is not None:
-            raise ResultsError(
-                "--plot-file is for logs; --tournament --plot draws DIR/crosstable.png"
-            )
-        return show_folder(args)
-    plot = _plot_path(args)
+        return _tournament(args)
+    plot = None
+    if args.plot or args.plot_file is not None:
+        plot = logs_plot_path(args.log, args.plot_file)
     report = report_logs(
         [args.log] + ([args.log2] if args.log2 else []),
         big_blind=args.big_blind,
@@ -131,53 +121,50 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
     )
     aivat = report_aivat(report, args.player, known_strategies) if args.aivat else None
-    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
-        # Names and paths come from files and the command line: print any of them, whatever
-        # the terminal's encoding (as stderr does).
-        sys.stdout.reconfigure(errors="backslashreplace")
-    try:
-        if args.json:
-            data = report_json(report)
-            if aivat is not None:
-                data["aivat"] = aivat_json(aivat)
-            print(json.dumps(data, indent=2))
-        else:
-            lines = report_lines(report)
-            if aivat is not None:
-                checks = len(report.checks)
-                lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
-            print("\n".join(lines))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader left (``acpcbot results ... | head -1``): nothing more goes to it, and
-        # the interpreter must not fail again flushing stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    data, lines = report_json(report), report_lines(report)
+    if aivat is not None:
+        data["aivat"] = aivat_json(aivat)
+        checks = len(report.checks)
+        lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
+    show(args, data, lines)
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
     if plot is not None:
         replace_file(plot, logs_png(report))
         print(f"acpcbot: bankroll curves in {plot}", file=sys.stderr)
     if args.strict and report.failed:
-        logs = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
-        raise ResultsError(f"--strict: {logs}")
+        failed = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
+        raise ResultsError(f"--strict: {failed}")
     return 0
 
 
-def _plot_path(args: argparse.Namespace) -> Path | None:
-    """Where ``--plot`` draws (checked before the logs are read), or ``None``."""
-    from acpcbot.errors import AcpcError
+def _tournament(args: argparse.Namespace) -> int:
+    """``--tournament DIR``: the results rebuilt from DIR's files."""
+    from acpcbot.cli.output import show, width
+    from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
-    from acpcbot.writing import check_writable
+    from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 
-    if args.plot_file is None and not args.plot:
-        return None
-    need_matplotlib()
-    if args.plot_file is not None:
-        path: Path = args.plot_file
-        if path.suffix.lower() != ".png":
-            raise AcpcError(f"--plot-file {path}: a bankroll picture is a .png file")
-    else:
-        log: Path = args.log
-        path = log.with_name(f"{log.name.removesuffix('.log')}.bankroll.png")
-    check_writable(path)
-    return path
+    if args.tournament is None:
+        raise UsageError(
+            "give a log, the two logs of a duplicate pair, or a match's or tournament's folder"
+        )
+    if args.log is not None:
+        raise UsageError("give logs or --tournament DIR, not both")
+    for option, given in (
+        ("--player", args.player is not None),
+        ("--big-blind", args.big_blind is not None),
+        ("--side-by-side", args.side_by_side),
+        ("--strict", args.strict),
+        ("--plot-file", args.plot_file is not None),
+    ):
+        if given:
+            raise UsageError(f"{option} is for logs, not for --tournament")
+    if args.plot:
+        need_matplotlib()
+    report = read_tournament(args.tournament)
+    show(args, tournament_json(report), tournament_lines(report, width()))
+    if args.plot:
+        path = write_plot(report, args.tournament)
+        print(f"acpcbot: heatmap in {path}", file=sys.stderr)
+    return 0

@@ -173,7 +173,7 @@ def _users(args: argparse.Namespace, data: Path, database: str) -> int:
 
 
 def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database: str) -> int:
-    from acpcbot.errors import AcpcError
+    from acpcbot.errors import AcpcError, UsageError
     from agents.registry import entrant
     from dealer.benchmark import HouseBot, ServeSettings, run_server
     from dealer.benchmark.database import database_url, shown_url
@@ -181,13 +181,13 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
 
     host = args.host or config.host or "127.0.0.1"
     if not is_loopback(host) and not args.insecure:
-        raise AcpcError(
+        raise UsageError(
             f"listening on {host} sends passwords and moves over the network in the clear "
             "(the line protocol has no TLS): give --insecure to do it anyway"
         )
     public = args.public_host or config.public_host or host
     if public in ("0.0.0.0", "::", ""):
-        raise AcpcError(f"clients cannot connect to {public}: give --public-host NAME")
+        raise UsageError(f"clients cannot connect to {public}: give --public-host NAME")
     bots: dict[str, dict[str, HouseBot]] = {}
     for game in config.games:
         bots[game.file] = {}

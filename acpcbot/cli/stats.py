@@ -20,27 +20,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from acpcbot.cli.arguments import add_game, add_json
+
 HELP = "player statistics from logs: VPIP, PFR, 3-bet, aggression, showdowns, fold to a bet"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", metavar="LOG", type=Path, nargs="+", help="match logs (.log)")
-    parser.add_argument(
-        "--game",
-        help="game file or bundled game name (default: the game each log's header names)",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_game(parser, from_logs=True)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
+    from acpcbot.cli.output import show
     from acpcbot.game import load_game
     from dealer.analysis import log_stats, stats_json, stats_lines
 
     stats = log_stats(args.logs, load_game(args.game) if args.game else None)
-    if args.json:
-        print(json.dumps(stats_json(stats), indent=2))
-    else:
-        print("\n".join(stats_lines(stats)))
+    show(args, stats_json(stats), stats_lines(stats))
     return 0

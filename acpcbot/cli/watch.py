@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from acpcbot.cli.arguments import add_json
 from acpcbot.options import broker_url
 
 HELP = "a live view of the matches publishing to an MQTT broker (--mqtt URL)"
@@ -40,18 +41,15 @@ def register(parser: argparse.ArgumentParser) -> None:
         "matches", metavar="MATCH", nargs="*", help="only these (globs over names and ids)"
     )
     parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="with --once: print the sources' last status and progress messages as JSON",
-    )
+    add_json(parser, "the sources' last status and progress messages as JSON (with --once)")
     parser.add_argument(
         "--all", action="store_true", help="also sources that ended more than an hour ago"
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from acpcbot.errors import AcpcError
+    from acpcbot.cli.output import show, width
+    from acpcbot.errors import UsageError
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
     from acpcbot.telemetry.live import snapshot_lines, watch_live
@@ -59,12 +57,12 @@ def run(args: argparse.Namespace) -> int:
 
     need_mqtt("acpcbot watch")
     if args.json and not args.once:
-        raise AcpcError("--json goes with --once")
+        raise UsageError("--json goes with --once")
     board = Board(args.mqtt.prefix, tuple(args.matches))
     recent = None if args.all else RECENT_S
     if args.once:
-        shown = run_async(snapshot_lines(args.mqtt, board, recent, as_json=args.json), uvloop=False)
-        print("\n".join(shown), flush=True)
+        text = run_async(snapshot_lines(args.mqtt, board, recent, width=width()), uvloop=False)
+        show(args, [source.json() for source in board.shown(recent_s=recent)], text)
         return 0
     need("rich", "acpcbot watch", "mqtt")
     with contextlib.suppress(KeyboardInterrupt):  # how one leaves the view

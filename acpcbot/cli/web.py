@@ -110,22 +110,13 @@ def run(args: argparse.Namespace) -> int:
 
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
-    from acpcbot.logconfig import configure_logging
 
     need("aiohttp", "acpcbot web", "web")
-    if args.log_level == "info":  # the played matches' clients' connect/finish lines: noise
-        configure_logging(json=args.log_json, level="warning")
     if args.mqtt is not None:
         need_mqtt()
     from agents.registry import entrant, known_strategies, playable_specs
-    from dealer.web import (
-        WebSite,
-        is_loopback,
-        is_wildcard,
-        machine_addresses,
-        page_url,
-        serve,
-    )
+    from dealer.web import WebSite, is_loopback, serve
+    from dealer.web.app import serving_lines
 
     token = args.token or os.environ.get(TOKEN_VARIABLE) or None
     if token is None and not is_loopback(args.host):
@@ -145,21 +136,8 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def ready(url: str) -> None:
-        print(f"acpcbot web: serving on {url} (Ctrl-C to stop)", flush=True)
-        port = urlsplit(url).port
-        assert port is not None
-        if is_wildcard(args.host):  # (its URL names this machine's loopback)
-            elsewhere = [page_url(address, port, token) for address in machine_addresses()]
-            print(
-                f"acpcbot web: listening on every address of this machine ({args.host}): "
-                + (
-                    f"from elsewhere, {' or '.join(elsewhere)}"
-                    if elsewhere
-                    else "from elsewhere, this machine's address or name in its place"
-                ),
-                flush=True,
-            )
-        if args.port is None and port != DEFAULT_PORT:
+        print("\n".join(serving_lines(url, args.host, token)), flush=True)
+        if args.port is None and (port := urlsplit(url).port) != DEFAULT_PORT:
             print(
                 f"acpcbot web: port {DEFAULT_PORT} is in use, so {port} instead (--port N chooses)",
                 file=sys.stderr,

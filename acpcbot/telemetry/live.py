@@ -27,22 +27,30 @@ _RECONNECT_S = (0.5, 1.0, 2.0, 5.0)
 _STYLES = {"finished": "green", "aborted": "red", "failed": "red", "interrupted": "yellow"}
 
 
-def lines(board: Board, recent_s: float | None, *, as_json: bool = False) -> list[str]:
-    """What ``board`` shows now: its table, or its sources' last messages as JSON."""
+def lines(
+    board: Board, recent_s: float | None, *, as_json: bool = False, width: int | None = None
+) -> list[str]:
+    """What ``board`` shows now: its table (fitted to ``width``), or its sources' last
+    messages as JSON."""
     if as_json:
         return [json.dumps([source.json() for source in board.shown(recent_s=recent_s)], indent=2)]
-    return table(board.rows(recent_s=recent_s))
+    return table(board.rows(recent_s=recent_s), width)
 
 
 async def snapshot_lines(
-    broker: BrokerAddress, board: Board, recent_s: float | None, *, as_json: bool = False
+    broker: BrokerAddress,
+    board: Board,
+    recent_s: float | None,
+    *,
+    as_json: bool = False,
+    width: int | None = None,
 ) -> list[str]:
     """What the broker retains, and what arrives within the moment it takes, as
     :func:`lines` shows it (a line more when nothing publishes there)."""
     from acpcbot.telemetry.subscriber import snapshot
 
     await snapshot(broker, board.take)
-    shown = lines(board, recent_s, as_json=as_json)
+    shown = lines(board, recent_s, as_json=as_json, width=width)
     if not as_json and not board.shown(recent_s=recent_s):
         shown.append(f"acpcbot: nothing is publishing under {broker}")
     return shown

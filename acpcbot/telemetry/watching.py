@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import textwrap
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -241,13 +242,24 @@ def fitting_columns(rows: Iterable[Row], width: int | None) -> list[int]:
     return shown
 
 
-def table(rows: Iterable[Row]) -> list[str]:
-    """Rows as aligned plain text, with a header line."""
+def table(rows: Iterable[Row], width: int | None = None) -> list[str]:
+    """Rows as aligned plain text, with a header line; wider than ``width``, one paragraph a
+    source instead (its name, kind and agents, then every other column by its name), so
+    that nothing is left out."""
+    rows = list(rows)
     lines = [COLUMNS, *(row.cells() for row in rows)]
     widths = [max(len(line[i]) for line in lines) for i in range(len(COLUMNS))]
-    return [
+    aligned = [
         (" " * GAP)
         .join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
         .rstrip()
         for line in lines
     ]
+    if width is None or max(map(len, aligned)) <= width:
+        return aligned
+    paragraphs = []
+    for kind, name, agents, *rest in (row.cells() for row in rows):
+        paragraphs.append(f"{name} ({kind}): {agents}")
+        cells = ", ".join(f"{c} {v}" for c, v in zip(COLUMNS[3:], rest, strict=True))
+        paragraphs += textwrap.wrap(cells, width, initial_indent="  ", subsequent_indent="  ")
+    return paragraphs

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import Action, format_betting
 from acpcbot.cards import Card
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
@@ -66,7 +66,7 @@ class StrategyAgent(Agent):
         super().begin_match(info)
         self._strategy, self._buckets = self.load()
         if self._strategy.game != info.game:
-            raise StrategyFileError(f"{self.name}: its strategy is for another game")
+            raise UnsupportedGameError(f"{self.name}: its strategy is for another game")
         self._cached = (-1, -1, -1)
         self._every = None
 

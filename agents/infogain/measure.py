@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +53,7 @@ from acpcbot.game import Game
 from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import replay
+from acpcbot.smallfile import shown_path
 from agents.common.betpolicy import PolicyFit
 from agents.common.decisions import decisions
 from agents.common.weights import WeightTable, holding_strengths
@@ -65,6 +69,7 @@ __all__ = [
     "StreetReport",
     "binary_entropy",
     "kl_bits",
+    "measure",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -332,6 +337,46 @@ class InfoGain:
             },
             logs=logs,
         )
+
+
+class LoggedHand(Protocol):
+    """A hand of a log, as the dealer's reader of logs gives it (the agents do not import
+    the dealer: :func:`measure` reads whatever has these)."""
+
+    @property
+    def path(self) -> Path: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def record(self) -> StateRecord: ...
+    def error(self, why: object) -> AcpcError: ...
+
+
+def measure(
+    hands: Iterable[LoggedHand],
+    flop_runouts: int = DEFAULT_FLOP_RUNOUTS,
+    *,
+    read: Callable[[int], None] | None = None,
+) -> InfoGain:
+    """Every hand of ``hands`` (of one game: the first hand's) added to an :class:`InfoGain`
+    in order; ``read`` is told the number of hands read after each. An error names the log
+    and the hand; there must be a hand."""
+    gain: InfoGain | None = None
+    for hand in hands:
+        if gain is None:
+            try:
+                gain = InfoGain(hand.game, flop_runouts)
+            except AcpcError as exc:
+                raise AcpcError(f"{shown_path(hand.path)}: {exc}") from None
+        try:
+            gain.add(hand.record)
+        except AcpcError as exc:
+            raise hand.error(exc) from None
+        if read is not None:
+            read(gain.hands)
+    if gain is None:
+        raise AcpcError("no hand to read")
+    return gain
 
 
 def _combo(hole: tuple[int, ...]) -> int:

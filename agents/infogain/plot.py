@@ -12,10 +12,39 @@ from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 
-from agents.infogain.measure import InfoGainReport, StreetReport
+from acpcbot.errors import AcpcError
+from acpcbot.extras import need_matplotlib
+from acpcbot.smallfile import shown_path
+from acpcbot.writing import check_writable, replace_file, writing
+from agents.infogain.measure import STREETS, InfoGainReport, StreetReport
 
-__all__ = ["street_png"]
+__all__ = ["street_plots", "street_png", "write_street_plots"]
+
+
+def street_plots(folder: Path, *, force: bool = False) -> list[Path]:
+    """The PNGs ``--plot DIR`` draws, one per street, checked before any work: matplotlib
+    installed, none of them there already unless ``force``, each writable."""
+    need_matplotlib()
+    plots = [folder / f"infogain-{street}.png" for street in STREETS]
+    existing = [path for path in plots if path.exists()]
+    if existing and not force:
+        raise AcpcError(
+            f"{shown_path(existing[0])} exists; --force replaces the infogain PNGs in "
+            f"{shown_path(folder)}"
+        )
+    for path in plots:
+        check_writable(path, make_folder=True)
+    return plots
+
+
+def write_street_plots(report: InfoGainReport, plots: list[Path]) -> None:
+    """Draw each street of ``report`` into its PNG of :func:`street_plots`."""
+    with writing(plots[0].parent):
+        plots[0].parent.mkdir(parents=True, exist_ok=True)
+    for path, street in zip(plots, report.streets, strict=True):
+        replace_file(path, street_png(report, street))
 
 
 def street_png(report: InfoGainReport, street: StreetReport) -> bytes:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from acpcbot.errors import UsageError
 from acpcbot.game import Game
 from acpcbot.logreader import game_of_log
 from dealer.analysis.aivat import (
@@ -29,7 +30,6 @@ from dealer.analysis.aivat import (
 )
 from dealer.analysis.logresults import LogsReport, ReportKind
 from dealer.analysis.playedlog import PlayedLog
-from dealer.analysis.results import ResultsError
 from dealer.analysis.stats import Z95, Estimate
 
 __all__ = [
@@ -109,7 +109,7 @@ def report_aivat(
     """AIVAT over the logs of ``report`` (one log or a duplicate pair: ``acpcbot results
     --aivat``) for ``player`` (default: the report's), with the strategies ``known`` finds."""
     if report.kind is ReportKind.SIDE_BY_SIDE:
-        raise ResultsError("--aivat needs one log or the two logs of a duplicate pair")
+        raise UsageError("--aivat needs one log or the two logs of a duplicate pair")
     plain = report.pair.estimate if report.pair is not None else report.halves[0].estimate
     first = report.logs[0]
     game = game_of_log(first.path, first.header, advice="give --big-blind")

@@ -16,8 +16,12 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acpcbot.errors import UsageError
+from acpcbot.extras import need_matplotlib
+from acpcbot.writing import check_writable
 from dealer.analysis.logresults import LogsReport, ReportKind
 from dealer.analysis.stats import Z95, pair_sorted, to_mbb
 
@@ -25,7 +29,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["PLOT", "Curve", "bankroll_png", "logs_png", "match_curves", "pair_curve"]
+__all__ = [
+    "PLOT",
+    "Curve",
+    "bankroll_png",
+    "logs_plot_path",
+    "logs_png",
+    "match_curves",
+    "pair_curve",
+]
 
 PLOT = "bankroll.png"
 """The picture's name in a match's folder (``acpcbot match --plot``)."""
@@ -173,6 +185,18 @@ def bankroll_png(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     return buffer.getvalue()
+
+
+def logs_plot_path(first_log: Path, plot_file: Path | None = None) -> Path:
+    """Where ``acpcbot results --plot`` draws: ``plot_file`` (a ``.png``), else beside the
+    first log (``LOG.bankroll.png``, LOG without its ``.log``); checked before the logs are
+    read (matplotlib installed, the file writable)."""
+    need_matplotlib()
+    if plot_file is not None and plot_file.suffix.lower() != ".png":
+        raise UsageError(f"--plot-file {plot_file}: a bankroll picture is a .png file")
+    path = plot_file or first_log.with_name(f"{first_log.name.removesuffix('.log')}.bankroll.png")
+    check_writable(path)
+    return path
 
 
 def logs_png(report: LogsReport) -> bytes:

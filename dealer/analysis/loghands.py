@@ -29,6 +29,7 @@ from acpcbot.logreader import IllegalHandError, LogError, game_of_log, open_log
 from acpcbot.protocol.logfile import LogHeader, StateRecord
 from acpcbot.protocol.matchstate import clip_line
 from acpcbot.smallfile import shown_path
+from dealer.analysis.logresults import notice_headerless
 
 __all__ = ["LoggedHand", "logged_hands"]
 
@@ -105,10 +106,12 @@ def _game_of(
 ) -> Game:
     """The game of the log at ``path`` (shown as ``where``) whose header is ``header``, the
     game ``given`` if any."""
+    if header is None:
+        if given is None:
+            notice_headerless(where, "--game")
+        return given or game_of_log(path, header)
     if given is None:
         return game_of_log(path, header, advice=advice)
-    if header is None:
-        return given
     try:
         named = game_of_log(path, header, advice=advice)
     except LogError:

@@ -26,7 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from acpcbot.game import Game
+from acpcbot.errors import UsageError
+from acpcbot.game import LIMIT_HOLDEM, Game
+from acpcbot.logconfig import notice
 from acpcbot.logreader import LogError, game_of_log
 from acpcbot.protocol.logfile import LogHeader
 from acpcbot.protocol.matchstate import clip_line
@@ -49,6 +51,7 @@ __all__ = [
     "LogsReport",
     "ReportKind",
     "big_blind_of",
+    "notice_headerless",
     "report_json",
     "report_lines",
     "report_logs",
@@ -98,10 +101,13 @@ def report_logs(
 ) -> LogsReport:
     """Read one or two logs and compute their results (see the module's docstring)."""
     if not 1 <= len(paths) <= 2:
-        raise ResultsError("give one log, or the two logs of a duplicate pair")
+        raise UsageError("give one log, or the two logs of a duplicate pair")
     if side_by_side and len(paths) != 2:
-        raise ResultsError("--side-by-side needs two logs")
+        raise UsageError("--side-by-side needs two logs")
     logs = tuple(read_log(path, partial(_header_game, path)) for path in paths)
+    for log in logs if big_blind is None else ():
+        if log.header is None:
+            notice_headerless(log.where, "--big-blind")
     pair = None
     not_a_pair: tuple[str, ...] = ()
     if len(logs) == 1:
@@ -249,6 +255,19 @@ def _header_game(path: Path, header: LogHeader | None) -> Game | None:
         return game_of_log(path, header)
     except LogError:
         return None
+
+
+def notice_headerless(where: str, option: str) -> None:
+    """Say that the log ``where``, whose header names no game, is read as heads-up limit
+    hold'em (:func:`acpcbot.logreader.game_of_log`'s rule, the game acpcbot plays), naming the
+    ``option`` that gives another (a log of another game then fails at its first hand that
+    does not fit, saying it may be one)."""
+    notice(
+        f"{where} has no header naming its game: read as heads-up limit hold'em "
+        f"({LIMIT_HOLDEM}); {option} for another",
+        event="headerless_log",
+        log=where,
+    )
 
 
 def big_blind_of(log: PlayedLog) -> int:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.client.session import fallback_kinds
+from acpcbot.errors import UsageError
 from acpcbot.game import LIMIT_HOLDEM, Game
 from acpcbot.writing import WriteError
 from dealer.analysis.results import (
@@ -62,6 +63,7 @@ __all__ = [
     "duplicate_json",
     "duplicate_run",
     "duplicate_text",
+    "listening_for",
     "plan_json",
     "started_json",
 ]
@@ -100,6 +102,33 @@ class Listening:
         """The ports of ``half``'s seats, in seat order (0: chosen by the system)."""
         wanted = self.ports[half * seats : (half + 1) * seats]
         return [*wanted, *[0] * (seats - len(wanted))]
+
+
+def listening_for(
+    transport: Transport,
+    host: str | None = None,
+    ports: tuple[int, ...] | None = None,
+    start_timeout_s: float | None = None,
+) -> Listening | None:
+    """Where a match's halves listen (``--host``, ``--ports``, ``--start-timeout``, each
+    ``None`` when not given): for remote players, with the defaults for what is not given
+    (a negative timeout: for ever); for any other transport none, and none may be given.
+
+    >>> listening_for(Transport.REMOTE, ports=(7000,), start_timeout_s=-1)
+    Listening(host='127.0.0.1', ports=(7000,), start_timeout_ms=-1)
+    >>> listening_for(Transport.TCP, host="0.0.0.0")
+    Traceback (most recent call last):
+    acpcbot.errors.UsageError: --host: for --transport remote only
+    """
+    if transport is not Transport.REMOTE:
+        given = {"--host": host, "--ports": ports, "--start-timeout": start_timeout_s}
+        if named := [option for option, value in given.items() if value is not None]:
+            raise UsageError(f"{', '.join(named)}: for --transport remote only")
+        return None
+    timeout_ms = DEFAULT_START_TIMEOUT_MS
+    if start_timeout_s is not None:
+        timeout_ms = -1 if start_timeout_s < 0 else round(start_timeout_s * 1000)
+    return Listening(host or "127.0.0.1", ports or (), timeout_ms)
 
 
 class MatchStatus(enum.Enum):

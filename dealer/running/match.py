@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import AcpcError, UnsupportedGameError
+from acpcbot.errors import AcpcError, UnsupportedGameError, UsageError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, Game, load_game
 from acpcbot.logconfig import get_logger, lines_to, notice
@@ -337,28 +337,29 @@ def run_match(
 
 
 def check_match(request: MatchRequest) -> Game:
-    """Raise :class:`AcpcError` for anything wrong with ``request`` that its numbers, its
+    """Raise :class:`UsageError` for anything wrong with ``request`` that its numbers, its
     game and its entrants show (:meth:`~acpcbot.player.Entrant.check`: no agent is made,
-    no match begun; writing nothing); return its game. :func:`run_match` calls it first,
-    then takes the folder, whose path is checked there (once); a caller planning many
-    matches can check them all before playing any."""
+    no match begun; writing nothing), an :class:`AcpcError` for a plug-in whose code fails as
+    it is checked; return its game. :func:`run_match` calls it first, then takes the folder,
+    whose path is checked there (once); a caller planning many matches can check them all
+    before playing any."""
     if not 0 < request.hands <= MAX_HANDS:
-        raise AcpcError(
+        raise UsageError(
             f"the number of hands must be 1 .. {MAX_HANDS:,} (the reference dealer's limit), "
             f"not {request.hands:,}"
         )
     seeds = {"seed": request.seed, "seed-a": request.seed_a, "seed-b": request.seed_b}
     for what, seed in seeds.items():
         if seed is not None and not 0 <= seed < 2**32:
-            raise AcpcError(f"--{what} must be 0 .. 4294967295, not {seed}")
+            raise UsageError(f"--{what} must be 0 .. 4294967295, not {seed}")
     if request.jobs is not None and request.jobs < 1:
-        raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+        raise UsageError(f"--jobs must be at least 1, not {request.jobs}")
     if request.listening is not None and request.transport is not Transport.REMOTE:
-        raise AcpcError("where to listen for players is for --transport remote only")
+        raise UsageError("where to listen for players is for --transport remote only")
     if request.transport is Transport.REMOTE and any(request.plan().isolated):
-        raise AcpcError("an agent played in a process of its own is played here, not remote")
+        raise UsageError("an agent played in a process of its own is played here, not remote")
     if request.aivat and request.transport is Transport.REMOTE:
-        raise AcpcError(
+        raise UsageError(
             "--aivat needs the agents' probabilities at each decision: play them here "
             "(--transport inprocess or tcp), not remote"
         )
@@ -367,10 +368,10 @@ def check_match(request: MatchRequest) -> Game:
     if request.mqtt is not None:
         need_mqtt()
     elif request.mqtt_hands:
-        raise AcpcError("--mqtt-hands needs --mqtt URL")
+        raise UsageError("--mqtt-hands needs --mqtt URL")
     game = load_game(request.game)
     if game.num_players != 2:
-        raise AcpcError(
+        raise UsageError(
             f"a duplicate match is heads-up: {request.game} is a game of {game.num_players} "
             "players (acpc-dealer plays any number)"
         )
@@ -380,19 +381,19 @@ def check_match(request: MatchRequest) -> Game:
     if request.listening is not None:
         ports = request.listening.ports
         if len(ports) > 2 * game.num_players:
-            raise AcpcError(
+            raise UsageError(
                 f"{len(ports)} ports given; a duplicate match listens on {2 * game.num_players} "
                 "(half 1's seats, then half 2's)"
             )
         if len({port for port in ports if port}) < len([port for port in ports if port]):
-            raise AcpcError(f"a port is given twice: {','.join(map(str, ports))}")
+            raise UsageError(f"a port is given twice: {','.join(map(str, ports))}")
     if plan.transport is Transport.REMOTE:
         return game  # the players are whoever connects
     for entrant in request.entrants:
         try:
             entrant.check(game)
-        except UnsupportedGameError as exc:
-            raise AcpcError(f"{entrant.spec} cannot play {request.game}: {exc}") from None
+        except UnsupportedGameError as exc:  # the request's fault
+            raise UsageError(f"{entrant.spec} cannot play {request.game}: {exc}") from None
     return game
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "SUMMARY",
     "MatchFolder",
     "MatchFolderError",
+    "match_logs",
     "read_summary",
 ]
 
@@ -153,6 +154,13 @@ def read_summary(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return summary if isinstance(summary, dict) else None
+
+
+def match_logs(folder: Path) -> list[Path]:
+    """The logs of the match in ``folder``, in the order its ``summary.json`` names them
+    (half 1's first); none when it holds no match's summary naming logs there."""
+    summary = read_summary(folder / SUMMARY)
+    return [folder / name for name in _logs_of(summary or {}) if (folder / name).is_file()]
 
 
 def _same_match(summary: Mapping[str, Any], identity: Mapping[str, object]) -> bool:

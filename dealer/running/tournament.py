@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.extras import need_matplotlib, need_mqtt
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.player import Entrant
@@ -147,9 +147,10 @@ class TournamentRun:
     files: tuple[Path, ...] = ()
     """What it wrote besides the matches: ``results.json`` and (``plot``) the heatmap."""
 
-    def text(self) -> list[str]:
-        """The results and how this run went, for people."""
-        lines = tournament_lines(self.report)
+    def text(self, width: int | None = None) -> list[str]:
+        """The results and how this run went, for people (the crosstable fitted to
+        ``width``, as :func:`tournament_lines` does)."""
+        lines = tournament_lines(self.report, width)
         if self.aivat:
             lines += pooled_lines(self.aivat)
         rate = self.hands / max(self.seconds, 1e-9)
@@ -205,7 +206,7 @@ def write_plot(report: TournamentReport, folder: Path) -> Path:
 def plan_tournament(request: TournamentRequest) -> TournamentPlan:
     """The plan of ``request``'s tournament, every pairing checked (writes nothing)."""
     if request.jobs is not None and request.jobs < 1:
-        raise AcpcError(f"--jobs must be at least 1, not {request.jobs}")
+        raise UsageError(f"--jobs must be at least 1, not {request.jobs}")
     game = load_game(request.game)
     plan = TournamentPlan(
         tuple(entrant.spec for entrant in request.agents),

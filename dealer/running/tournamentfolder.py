@@ -37,12 +37,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from acpcbot.errors import AcpcError
 from acpcbot.smallfile import FileRefusedError, MissingFileError, read_small_file, shown_path
 from acpcbot.writing import check_writable, replace_file, temporary_name, writing
 from dealer.analysis.playedlog import LogError, PlayedLog, read_log
 from dealer.analysis.stats import SampleSums, pair_sorted
 from dealer.running.duplicate import plan_json
-from dealer.running.matchfolder import SUMMARY, read_summary
+from dealer.running.matchfolder import SUMMARY, match_logs, read_summary
 from dealer.running.resultfiles import LOCK, FolderLock, write_json
 from dealer.running.tournamentplan import PlannedMatch, TournamentError, TournamentPlan
 
@@ -56,6 +57,7 @@ __all__ = [
     "TournamentFolder",
     "check_match",
     "read_plan",
+    "results_folder",
 ]
 
 TOURNAMENT = "tournament.json"
@@ -79,6 +81,20 @@ class MatchCheck:
     @property
     def finished(self) -> bool:
         return self.sums is not None
+
+
+def results_folder(folder: Path) -> list[Path] | None:
+    """What ``acpcbot results DIR`` reads in ``folder``: the logs of its match (as its
+    ``summary.json`` names them), or ``None`` for a tournament's folder; an error saying what
+    the command takes for any other."""
+    if (folder / TOURNAMENT).is_file():
+        return None
+    if logs := match_logs(folder):
+        return logs
+    raise AcpcError(
+        f"{folder} holds no match (no summary.json naming its logs) and no tournament: "
+        "results takes a match's .log files, a match's folder or a tournament's folder"
+    )
 
 
 def read_plan(path: Path) -> TournamentPlan:

@@ -28,11 +28,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.game import LIMIT_HOLDEM
 from dealer.running.duplicate import DuplicatePlan, derived_seed, plan_json
 
-__all__ = ["MAX_SEED", "PlannedMatch", "TournamentError", "TournamentPlan"]
+__all__ = ["MAX_SEED", "PlannedMatch", "TournamentError", "TournamentPlan", "TournamentPlanError"]
 
 MAX_SEED = 2**32 - 1
 """The dealer's seeds are 32-bit."""
@@ -40,6 +40,11 @@ MAX_SEED = 2**32 - 1
 
 class TournamentError(AcpcError):
     """A tournament that cannot be planned, run or read (the message says why)."""
+
+
+class TournamentPlanError(TournamentError, UsageError):
+    """A tournament that cannot be planned: what was asked for, not the files (a plan read
+    from a folder that fails this way is a :class:`TournamentError` saying so)."""
 
 
 @dataclass(frozen=True)
@@ -87,27 +92,29 @@ class TournamentPlan:
 
     def __post_init__(self) -> None:
         if len(self.specs) != len(self.names):
-            raise TournamentError("every agent needs its name")
+            raise TournamentPlanError("every agent needs its name")
         if len(self.specs) < 2:
-            raise TournamentError("a tournament needs at least two agents")
+            raise TournamentPlanError("a tournament needs at least two agents")
         seen: dict[str, str] = {}
         for spec, name in zip(self.specs, self.names, strict=True):
             if name in seen:
-                raise TournamentError(
+                raise TournamentPlanError(
                     f"{seen[name]} and {spec} are the same agent ({name}); name each agent once"
                 )
             seen[name] = spec
         if self.hands <= 0:
-            raise TournamentError(f"the number of hands must be positive, not {self.hands}")
+            raise TournamentPlanError(f"the number of hands must be positive, not {self.hands}")
         if self.seeds <= 0:
-            raise TournamentError(f"--seeds must be at least 1, not {self.seeds}")
+            raise TournamentPlanError(f"--seeds must be at least 1, not {self.seeds}")
         if not 0 <= self.seed <= MAX_SEED or self.seed + self.seeds - 1 > MAX_SEED:
-            raise TournamentError(
+            raise TournamentPlanError(
                 f"the card seeds {self.seed} .. {self.seed + self.seeds - 1} go beyond the "
                 f"dealer's 0 .. {MAX_SEED}"
             )
         if self.big_blind <= 0:
-            raise TournamentError(f"the game's big blind must be positive, not {self.big_blind}")
+            raise TournamentPlanError(
+                f"the game's big blind must be positive, not {self.big_blind}"
+            )
 
     @property
     def card_seeds(self) -> tuple[int, ...]:

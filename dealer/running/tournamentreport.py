@@ -140,8 +140,9 @@ def _placing_mbb(report: TournamentReport, placing: Placing) -> float:
     return to_mbb(float(placing.bankroll), report.plan.big_blind)
 
 
-def tournament_lines(report: TournamentReport) -> list[str]:
-    """The results as people read them."""
+def tournament_lines(report: TournamentReport, width: int | None = None) -> list[str]:
+    """The results as people read them; a crosstable wider than ``width`` comes in blocks
+    of its columns, each row's name before each block."""
     plan = report.plan
     seeds = ", ".join(str(s) for s in plan.card_seeds)
     kind = (
@@ -164,12 +165,12 @@ def tournament_lines(report: TournamentReport) -> list[str]:
             else ""
         )
         lines.append(f"  not finished: {shown}{more}")
-    lines.extend(_vs_lines(report) if plan.vs else _matrix_lines(report))
+    lines.extend(_vs_lines(report) if plan.vs else _matrix_lines(report, width))
     lines.extend(_ranking_lines(report))
     return lines
 
 
-def _matrix_lines(report: TournamentReport) -> list[str]:
+def _matrix_lines(report: TournamentReport, width: int | None) -> list[str]:
     table = report.crosstable
     names = table.agents
     planned = {frozenset((p.a, p.b)) for p in table.pairings}
@@ -190,12 +191,22 @@ def _matrix_lines(report: TournamentReport) -> list[str]:
         per = f"{pairs[0]:,} to {pairs[-1]:,}"
     lines = [
         f"mbb/g won by the row from the column, ± 95% CI over the duplicate pairs of every "
-        f"seed ({per} pairs a pairing):",
-        " " * label + "".join(f"  {j:>{w}}" for j, w in enumerate(widths, 1)),
+        f"seed ({per} pairs a pairing):"
     ]
-    for i, (name, row) in enumerate(zip(names, rows, strict=True), 1):
-        cells = "".join(f"  {text:>{w}}" for text, w in zip(row, widths, strict=True))
-        lines.append(f"{f'{i} {name}':<{label}}{cells}")
+    blocks: list[list[int]] = [[]]  # the columns of each block, as many as fit in width
+    for j, w in enumerate(widths):
+        if (
+            blocks[-1]
+            and width is not None
+            and label + sum(2 + widths[k] for k in blocks[-1]) + 2 + w > width
+        ):
+            blocks.append([])
+        blocks[-1].append(j)
+    for block in blocks:
+        lines.append(" " * label + "".join(f"  {j + 1:>{widths[j]}}" for j in block))
+        for i, (name, row) in enumerate(zip(names, rows, strict=True), 1):
+            cells = "".join(f"  {row[j]:>{widths[j]}}" for j in block)
+            lines.append(f"{f'{i} {name}':<{label}}{cells}")
     return lines
 
 

@@ -43,7 +43,7 @@ from aiohttp import WSMsgType, web
 
 from acpcbot.errors import AcpcError
 from acpcbot.telemetry.url import BrokerAddress
-from dealer.web.addresses import local_address
+from dealer.web.addresses import is_wildcard, local_address, machine_addresses
 from dealer.web.logs import MAX_ROWS, HandFilter, HandIndex, KnownStrategies, twin_of
 from dealer.web.matches import LiveBoard
 from dealer.web.roots import OutsideRootsError, Roots
@@ -523,6 +523,25 @@ def page_url(host: str, port: int, token: str | None) -> str:
     """
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/" + (f"?token={token}" if token is not None else "")
+
+
+def serving_lines(url: str, host: str, token: str | None) -> list[str]:
+    """What ``acpcbot web`` says once it serves at ``url``: the URL, and when ``host`` is every
+    address of this machine (its URL names the loopback), the URLs others may open.
+
+    >>> serving_lines("http://127.0.0.1:8000/", "127.0.0.1", None)
+    ['acpcbot web: serving on http://127.0.0.1:8000/ (Ctrl-C to stop)']
+    """
+    lines = [f"acpcbot web: serving on {url} (Ctrl-C to stop)"]
+    port = urlsplit(url).port
+    if is_wildcard(host) and port is not None:
+        elsewhere = [page_url(address, port, token) for address in machine_addresses()]
+        where = " or ".join(elsewhere) or "this machine's address or name in its place"
+        lines.append(
+            f"acpcbot web: listening on every address of this machine ({host}): from "
+            f"elsewhere, {where}"
+        )
+    return lines
 
 
 async def serve(

@@ -87,10 +87,10 @@ OPTION_TEXT = st.text(
 
 def agent_or_spec_error(spec: str) -> None:
     """``spec`` gives an agent whose log name an ACPC log can hold, or a one-line
-    :class:`AgentSpecError`; never another exception."""
+    :class:`AgentSpecError` (or :class:`AgentPluginError`); never another exception."""
     try:
         agent = create_agent(spec)
-    except AgentSpecError as error:
+    except (AgentSpecError, AgentPluginError) as error:
         assert "\n" not in str(error)
         return
     assert isinstance(agent, Agent)
@@ -121,3 +121,20 @@ def test_an_agent_class_without_a_name_is_named_after_itself() -> None:
 
     assert Nameless.name == "Nameless"
     assert AlwaysCall.name == "always-call"
+
+
+@pytest.mark.parametrize(
+    ("name", "suggested"),
+    [("plicass", "plicas"), ("always-cal", "always-call"), ("lok2", "loki2"), ("dp", "dpp")],
+)
+def test_an_unknown_name_suggests_the_close_ones(name: str, suggested: str) -> None:
+    with pytest.raises(UnknownAgentError) as raised:
+        create_agent(name)
+    message = str(raised.value)
+    assert message.startswith(f"unknown agent {name!r}; did you mean {suggested}")
+    assert "\n" not in message and "known agents:" not in message
+
+
+def test_a_name_close_to_none_lists_every_agent() -> None:
+    with pytest.raises(UnknownAgentError, match="unknown agent 'zzz'; known agents: always-call"):
+        create_agent("zzz")

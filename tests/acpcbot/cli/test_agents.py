@@ -40,7 +40,7 @@ def test_a_bad_option_is_one_line_before_the_match_starts(
 ) -> None:
     out = tmp_path / "m"
     args = ["match", spec, "always-call", "--hands", "20", "--transport", "inprocess"]
-    assert main([*args, "--out", str(out)]) == 1
+    assert main([*args, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err == f"acpcbot: error: {message}\n"
     assert not out.exists()
@@ -49,7 +49,7 @@ def test_a_bad_option_is_one_line_before_the_match_starts(
 def test_play_refuses_a_bad_option_before_it_connects(capsys: pytest.CaptureFixture[str]) -> None:
     # Port 9 (discard) on loopback: nothing listens, so connecting would be a connect error.
     args = ["play", "127.0.0.1", "9", "--agent", "plicas:samples=0", "--connect-timeout", "1"]
-    assert main(args) == 1
+    assert main(args) == 2
     assert capsys.readouterr().err == (
         "acpcbot: error: PLICAS option samples=0: samples is an integer from 1 to 1000000\n"
     )

@@ -12,7 +12,7 @@ from acpcbot.cli import main
 
 
 def test_commands_given_up_front_need_a_user(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["connect", "127.0.0.1", "--agent", "example", "--run", "QSTAT"]) == 1
+    assert main(["connect", "127.0.0.1", "--agent", "example", "--run", "QSTAT"]) == 2
     assert capsys.readouterr().err == (
         "acpcbot: error: --run needs --user (the logon cannot be typed then)\n"
     )
@@ -22,7 +22,7 @@ def test_a_user_needs_a_password_from_the_environment_or_a_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("ACPCBOT_PASSWORD", raising=False)
-    assert main(["connect", "127.0.0.1", "--agent", "example", "--user", "neil"]) == 1
+    assert main(["connect", "127.0.0.1", "--agent", "example", "--user", "neil"]) == 2
     assert "--user needs a password: $ACPCBOT_PASSWORD or --password-file" in (
         capsys.readouterr().err
     )

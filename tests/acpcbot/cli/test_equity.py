@@ -43,15 +43,15 @@ def test_text_output_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["equity", "AhKh", "QsQd", "--board", "Qh7h2c"]) == 0
     out = capsys.readouterr().out
     assert "AhKh" in out and "%" in out and "exact" in out
-    assert main(["equity", "AhKh", "AhQd"]) == 1
+    assert main(["equity", "AhKh", "AhQd"]) == 2
     assert (
         capsys.readouterr().err == "acpcbot: error: Ah is dealt twice (each card is dealt once)\n"
     )
-    assert main(["equity", "AhKh", "QsQd", "--board", "2c7dQs2c"]) == 1
+    assert main(["equity", "AhKh", "QsQd", "--board", "2c7dQs2c"]) == 2
     assert "2c Qs are dealt twice" in capsys.readouterr().err  # cards, not card codes
-    assert main(["equity", "AhKh", "Zz9x"]) == 1
-    assert main(["equity", "AhKh"]) == 1
-    assert main(["equity", "AhKhQh", "random"]) == 1
+    assert main(["equity", "AhKh", "Zz9x"]) == 2
+    assert main(["equity", "AhKh"]) == 2
+    assert main(["equity", "AhKhQh", "random"]) == 2
 
 
 @pytest.mark.e2e

@@ -38,7 +38,7 @@ def test_match_and_results_give_the_same_aivat(
     assert main(["results", *logs, "--aivat"]) == 0
     text = capsys.readouterr().out
     assert "AIVAT: " in text and "at 1" in text and "of " in text
-    assert main(["results", *logs, "--aivat", "--side-by-side"]) == 1
+    assert main(["results", *logs, "--aivat", "--side-by-side"]) == 2
     assert "--aivat needs one log" in capsys.readouterr().err
 
 
@@ -73,7 +73,7 @@ def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_lbr_refuses_what_it_cannot_exploit(
     agent: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["lbr", agent, "--hands", "10"]) == 1
+    assert main(["lbr", agent, "--hands", "10"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and err.count("\n") == 1
 

@@ -37,7 +37,8 @@ def test_help_of_the_installed_script_lists_every_subcommand() -> None:
 
 @pytest.mark.e2e
 def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
-    """``acpcbot agents | head -0``: the pipe's reader is gone before anything is written."""
+    """``acpcbot agents | head -0``: the pipe's reader is gone before anything is written,
+    which is no error (the reader chose to stop reading)."""
     import os
     import subprocess
     import sys
@@ -61,7 +62,7 @@ def test_a_reader_that_has_gone_is_not_a_traceback() -> None:
     finally:
         os.close(write_end)
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
-    assert done.returncode == 1
+    assert done.returncode == 0
 
 
 @pytest.mark.e2e

@@ -33,6 +33,6 @@ def test_plicas_plays_over_tcp_through_the_client(
 
 
 def test_bad_options_are_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["match", "plicas:dprc=maybe", "always-call", "--out", str(tmp_path / "x")]) == 1
+    assert main(["match", "plicas:dprc=maybe", "always-call", "--out", str(tmp_path / "x")]) == 2
     assert "PLICAS option dprc=maybe: dprc is on or off" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()

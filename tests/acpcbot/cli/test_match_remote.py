@@ -229,7 +229,7 @@ def test_where_to_listen_is_checked_before_anything_is_written(
         timeout=30,
         check=False,
     )
-    assert done.returncode == 1 and done.stderr.startswith(f"acpcbot: error: {error}")
+    assert done.returncode == 2 and done.stderr.startswith(f"acpcbot: error: {error}")
     assert done.stderr.count("\n") == 1
     assert not (tmp_path / "m").exists()
 
@@ -243,7 +243,7 @@ def test_a_match_seed_needs_the_agent_it_is_for(tmp_path: Path) -> None:
         timeout=30,
         check=False,
     )
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr == (
         "acpcbot: error: --match-seed and --as go together: --match-seed S --as a|b\n"
     )

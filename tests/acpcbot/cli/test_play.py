@@ -129,7 +129,7 @@ def test_a_clean_match_through_the_installed_command(vectors: Path) -> None:
     dealer = ReplayDealer(SeatScript.load(match_dir, 1))
     with serving_in_thread(dealer.handle) as port:
         done = subprocess.run(
-            [str(ACPCBOT), "--log-json", *_play_args(port), "--json", "--budget-ms", "500"],
+            [str(ACPCBOT), "--log-json", "-v", *_play_args(port), "--json", "--budget-ms", "500"],
             check=False,
             capture_output=True,
             text=True,
@@ -144,20 +144,34 @@ def test_a_clean_match_through_the_installed_command(vectors: Path) -> None:
     assert events == ["connected", "match_over"]
 
 
-def test_a_clean_match_prints_a_summary(vectors: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_clean_match_prints_a_summary_and_nothing_else(
+    vectors: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / HASH_RAISER, 2))
     with serving_in_thread(dealer.handle) as port:
         status = main(["play", "127.0.0.1", str(port), "--agent", "always-raise", "--no-uvloop"])
     assert status == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert out.startswith(
         "always-raise: 50 hands, -1155 chips, -2310.00 mbb/g, 210 decisions (0 fallback), "
     )
     assert out.endswith(" s\n") and out.count("\n") == 1
+    assert err == ""  # the client's events (connected, match over) are for --verbose
+
+
+def test_verbose_shows_the_clients_events(
+    vectors: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dealer = ReplayDealer(SeatScript.load(vectors / "transcripts" / HASH_RAISER, 2))
+    with serving_in_thread(dealer.handle) as port:
+        args = ["play", "127.0.0.1", str(port), "--agent", "always-raise", "--no-uvloop"]
+        assert main(["-v", *args]) == 0
+    err = capsys.readouterr().err
+    assert "connected" in err and "match_over" in err
 
 
 def test_unknown_agent_and_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "127.0.0.1", "1", "--agent", "nobody"]) == 1
+    assert main(["play", "127.0.0.1", "1", "--agent", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["play", "127.0.0.1", "70000", "--agent", "hash"])
@@ -217,9 +231,18 @@ def test_the_json_summary_names_the_agent_and_the_dealer(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--connect-timeout", "x"], "argument --connect-timeout: not a number: 'x'"),
-        (["--budget-ms", "-1"], "argument --budget-ms: must be 0 or more: '-1'"),
-        (["--connect-timeout", "0"], "argument --connect-timeout: must be more than 0"),
+        (
+            ["--connect-timeout", "x"],
+            "argument --connect-timeout: not a number of seconds (more than 0): 'x'",
+        ),
+        (
+            ["--budget-ms", "-1"],
+            "argument --budget-ms: not a number of milliseconds (0 .. 2,000,000): '-1'",
+        ),
+        (
+            ["--connect-timeout", "0"],
+            "argument --connect-timeout: not a number of seconds (more than 0): '0'",
+        ),
     ],
 )
 def test_bad_numbers_are_named_by_their_option(
@@ -234,4 +257,4 @@ def test_bad_numbers_are_named_by_their_option(
 def test_a_port_in_other_digits_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "127.0.0.1", "8²", "--agent", "hash"])
-    assert "not a TCP port: '8²' (see" in capsys.readouterr().err
+    assert "not a TCP port (1 .. 65535): '8²' (see" in capsys.readouterr().err

@@ -43,7 +43,7 @@ def test_a_match_and_its_logs_plotted(tmp_path: Path, capsys: pytest.CaptureFixt
     assert _picture(beside) == (1000, 750)
     assert main(["results", str(first), "--plot-file", str(tmp_path / "one.png")]) == 0
     assert _picture(tmp_path / "one.png") == (1000, 750)
-    assert main(["results", str(first), "--plot-file", str(tmp_path / "one.txt")]) == 1
+    assert main(["results", str(first), "--plot-file", str(tmp_path / "one.txt")]) == 2
     assert "a bankroll picture is a .png file" in capsys.readouterr().err
 
 

@@ -226,7 +226,7 @@ def test_side_by_side_says_plainly_it_is_not_a_pair(
 def test_side_by_side_needs_two_logs(
     example_logs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["results", str(example_logs / SEED42), "--side-by-side"]) == 1
+    assert main(["results", str(example_logs / SEED42), "--side-by-side"]) == 2
     assert "--side-by-side needs two logs" in _error_line(capsys.readouterr().err)
 
 
@@ -276,7 +276,7 @@ def test_a_bad_big_blind_is_an_error_without_internal_names(
         main(["results", str(example_logs / SEED42), "--big-blind", value])
     assert exited.value.code == 2
     err = capsys.readouterr().err
-    assert "argument --big-blind: must be a whole number from 1 to 2147483647" in err
+    assert "argument --big-blind: not a big blind (1 .. 2147483647, " in err
     assert "_positive" not in err and "invalid" not in err
 
 
@@ -354,7 +354,8 @@ def test_damaged_pairs_give_results_or_one_line_errors(
     first: bytes, second: bytes, options: list[str]
 ) -> None:
     """Whatever two damaged logs hold, the command prints results (status 0) or warnings and
-    one error line (status 1)."""
+    one error line (status 1; 2 for --side-by-side with one log); a log without a header is
+    read as limit hold'em, which a notice says."""
     with tempfile.TemporaryDirectory() as folder:
         paths = [Path(folder) / "a.log", Path(folder) / "b.log"]
         for path, data in zip(paths, (first, second), strict=True):
@@ -363,9 +364,11 @@ def test_damaged_pairs_give_results_or_one_line_errors(
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 status = main(["results", *map(str, logs), *options])
-            lines = err.getvalue().splitlines()
+            lines = [
+                line for line in err.getvalue().splitlines() if "has no header naming" not in line
+            ]
             assert all(line.startswith("acpcbot: warning: ") for line in lines[:-1]), lines
-            if status == 1:
+            if status in (1, 2):
                 assert lines[-1].startswith("acpcbot: error: "), lines
             else:
                 assert status == 0 and out.getvalue()
@@ -568,3 +571,54 @@ def test_a_game_with_a_huge_big_blind_is_refused(
     log.write_text(HEADER.replace("holdem.limit.2p.reverse_blinds.game", "big.game") + HANDS)
     assert main(["results", str(log)]) == 1
     assert "give --big-blind" in _error_line(capsys.readouterr().err)
+
+
+def test_a_match_folder_reads_as_its_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m"
+    match = ["match", "example", "always-call", "--hands", "20", "--jobs", "1", "--out", str(out)]
+    assert main([*match, "--no-progress", "--json"]) == 0
+    logs = [str(out / half["log"]) for half in json.loads(capsys.readouterr().out)["halves"]]
+    assert main(["results", *logs]) == 0
+    by_logs = capsys.readouterr().out
+    assert main(["results", str(out)]) == 0
+    assert capsys.readouterr().out == by_logs
+
+
+def test_a_folder_of_no_match_says_what_results_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("x")
+    assert main(["results", str(tmp_path / "notes")]) == 1
+    assert capsys.readouterr().err == (
+        f"acpcbot: error: {tmp_path / 'notes'} holds no match (no summary.json naming its logs) "
+        "and no tournament: results takes a match's .log files, a match's folder or a "
+        "tournament's folder\n"
+    )
+
+
+NOTE = (
+    "acpcbot: {log} has no header naming its game: read as heads-up limit hold'em "
+    "(holdem.limit.2p.reverse_blinds.game); {option} for another\n"
+)
+
+
+def test_a_headerless_log_is_limit_holdem_with_a_note_for_results_and_stats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rule for both: the game the header names, else the bundled limit game, said."""
+    log = tmp_path / "h.log"
+    log.write_text(HANDS)
+    assert main(["results", str(log), "--big-blind", "10"]) == 0
+    given = capsys.readouterr()
+    assert given.err == ""
+    assert main(["results", str(log)]) == 0
+    assumed = capsys.readouterr()
+    assert assumed.out == given.out
+    assert assumed.err == NOTE.format(log=log, option="--big-blind")
+    assert main(["stats", str(log)]) == 0
+    assert capsys.readouterr().err == NOTE.format(log=log, option="--game")
+    assert main(["stats", str(log), "--game", "holdem.limit.2p.reverse_blinds.game"]) == 0
+    assert capsys.readouterr().err == ""

@@ -296,5 +296,5 @@ def test_users_are_added_listed_disabled_and_reset(
 def test_listening_beyond_the_loopback_needs_insecure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 1
+    assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 2
     assert "give --insecure to do it anyway" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from acpcbot.telemetry.live import view
-from acpcbot.telemetry.watching import Board, table
+from acpcbot.telemetry.watching import COLUMNS, Board, table
 
 
 def _message(source: str, **body: Any) -> bytes:
@@ -94,3 +94,27 @@ def test_a_narrow_terminal_shows_fewer_columns_each_readable() -> None:
         assert "…" not in "".join(lines) and all(len(line) <= width for line in lines)
         assert "plicas vs dpp" in lines[1] and "+97.7 ± 111.0" in lines[1], lines
         assert "2:12" in lines[1] and "running" in lines[1]
+
+
+def test_a_table_too_wide_is_one_paragraph_a_source_with_every_cell() -> None:
+    board = Board("acpcbot")
+    running = {"name": "plicas-static-vs-dpp-coarse.seed7.n30000", "started": 10,
+               "agents": ["plicas-static", "dpp-coarse"], "status": "running",
+               "hands_total": 60000}  # fmt: skip
+    board.take("acpcbot/match/m1/status", _message("m1", ts=10, **running))
+    board.take(
+        "acpcbot/match/m1/progress",
+        _message("m1", hands=7872, hands_total=60000, hands_per_s=302, mbb_per_game=111.9,
+                 ci95=53.6, eta_s=173),
+    )  # fmt: skip
+    rows = board.rows(now=20.0)
+    assert max(len(line) for line in table(rows)) > 80
+    assert table(rows, width=200) == table(rows)
+    narrow = table(rows, width=80)
+    assert all(len(line) <= 80 for line in narrow), narrow
+    assert narrow[0] == (
+        "plicas-static-vs-dpp-coarse.seed7.n30000 (match): plicas-static vs dpp-coarse"
+    )
+    text = " ".join(narrow)
+    for column, cell in zip(COLUMNS, rows[0].cells(), strict=True):
+        assert cell in text and (column in ("KIND", "NAME", "AGENTS") or column in text)

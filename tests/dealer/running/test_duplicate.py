@@ -97,7 +97,7 @@ def test_self_play_gets_distinct_names(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_unknown_agent_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["match", "nobody", "hash", "--out", str(tmp_path / "x")]) == 1
+    assert main(["match", "nobody", "hash", "--out", str(tmp_path / "x")]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 

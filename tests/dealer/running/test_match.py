@@ -184,7 +184,7 @@ def test_an_agent_that_cannot_play_the_game_is_named_at_once(
     started = time.monotonic()
     done = _acpcbot(*args, "--transport", transport, cwd=tmp_path)
     assert time.monotonic() - started < 10  # not the dealer's 30 s wait for a seat
-    assert done.returncode == 1
+    assert done.returncode == 2  # the command line's fault
     assert done.stderr.splitlines()[0].startswith(f"acpcbot: error: dpp cannot play {game}: ")
     assert "seat" not in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "m").exists()  # checked before anything is written
@@ -201,7 +201,7 @@ def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vect
         .replace("firstPlayer = 2 1 1 1", "firstPlayer = 3 1 1 1")
     )
     done = _acpcbot("match", "example", "always-call", "--game", str(game), cwd=tmp_path)
-    assert done.returncode == 1
+    assert done.returncode == 2  # the command line's fault
     assert done.stderr == (
         f"acpcbot: error: a duplicate match is heads-up: {game} is a game of 3 players "
         "(acpc-dealer plays any number)\n"
@@ -209,7 +209,7 @@ def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vect
 
 
 def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["match", "lbr", "dpp", "--hands", "5"]) == 1
+    assert main(["match", "lbr", "dpp", "--hands", "5"]) == 2
     assert capsys.readouterr().err == (
         "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
         "from = preflop|flop|turn|river)\n"
@@ -554,20 +554,21 @@ def test_illegal_actions_are_counted_alike_in_both_transports(
 
 # -- friction ------------------------------------------------------------------------------------
 
+HANDS = "1 .. 4294967295, the reference dealer's limit"
+
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--hands", "x"], "argument --hands: not a whole number: 'x'"),
-        (["--hands", "0"], "argument --hands: must be positive: 0"),
-        (["--seed", "-1"], "argument --seed: seeds are 0 .. 4294967295: -1"),
+        (["--hands", "x"], f"argument --hands: not a number of hands ({HANDS}): 'x'"),
+        (["--hands", "0"], f"argument --hands: not a number of hands ({HANDS}): '0'"),
+        (["--seed", "-1"], "argument --seed: not a seed (0 .. 4294967295): '-1'"),
         (
             ["--hands", "99999999999999999999"],
-            "argument --hands: at most 4,294,967,295 hands (the reference dealer's limit): "
-            "99999999999999999999",
+            f"argument --hands: not a number of hands ({HANDS}): '99999999999999999999'",
         ),
         (["--out", ""], "argument --out: an empty path"),
-        (["--jobs", "zero"], "argument --jobs: not a whole number: 'zero'"),
+        (["--jobs", "zero"], "argument --jobs: not a whole number (1 or more): 'zero'"),
     ],
 )
 def test_bad_numbers_name_the_option_not_a_function(

@@ -57,7 +57,10 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # (the fast tier's environment does without it)
+        pytest.fail("no playwright: ./dev.sh test installs it (the browser extra)")
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
