@@ -1,4 +1,4 @@
-"""The arguments of the commands: their types, each of which turns a command-line word into
+r"""The arguments of the commands: their types, each of which turns a command-line word into
 a value or an argparse error naming what is wrong, and the options several commands share
 (``add_*``: the same name, type and help wherever they appear).
 

@@ -215,9 +215,9 @@ def test_isolated_the_documented_agent_plays_in_its_own_process_with_the_same_fi
 def test_isolate_without_a_plug_in_to_play_here_is_one_line(
     args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["match", *args, "--isolate", "--out", str(tmp_path / "m")]) == 1
+    assert main(["match", *args, "--isolate", "--out", str(tmp_path / "m")]) == 2  # usage
     err = capsys.readouterr().err
     assert err.startswith(f"acpcbot: error: {message}") and err.count("\n") == 1
     assert not (tmp_path / "m").exists()
-    assert main(["tournament", "plicas", "dpp", "--isolate", "--out", str(tmp_path / "t")]) == 1
+    assert main(["tournament", "plicas", "dpp", "--isolate", "--out", str(tmp_path / "t")]) == 2
     assert capsys.readouterr().err.startswith("acpcbot: error: --isolate plays agents given")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from acpcbot.actions import Action, ActionType
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import bundled_game, parse_game
 from acpcbot.player import MatchInfo
 from acpcbot.protocol.matchstate import MatchState
@@ -94,5 +95,5 @@ def test_agent_samples_the_strategy_with_its_seed(strategy: Strategy) -> None:
 
 def test_agent_refuses_another_game(strategy: Strategy) -> None:
     agent = StrategyAgent(0, strategy, LeducBuckets(LEDUC))
-    with pytest.raises(StrategyFileError):
+    with pytest.raises(UnsupportedGameError):
         agent.begin_match(MatchInfo(game=bundled_game()))
