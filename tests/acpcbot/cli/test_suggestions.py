@@ -33,7 +33,8 @@ def test_a_misspelt_command_or_choice_suggests_the_close_one(
 def test_a_word_close_to_no_choice_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["zzzz"])
-    assert "invalid choice: 'zzzz' (choose from 'agents', 'connect', 'equity'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "invalid choice: 'zzzz' (choose from 'agents', 'connect', 'equity'" in err
 
 
 def test_a_misspelt_agent_suggests_the_close_names(
