@@ -563,7 +563,7 @@ class BenchmarkService:
             run=run.match_name,
             state=state.value,
             hands=outcome.hands,
-            error=outcome.error,
+            error=error,
         )
 
     async def _pair_rows(
@@ -601,6 +601,10 @@ class BenchmarkService:
     def playing(self) -> list[tuple[RunRecord, int]]:
         """The runs playing, with the hands each has played so far."""
         return [(p.run, p.hands) for p in self._playing.values()]
+
+    async def query(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a :class:`~.database.Store` call on the database thread (for a view)."""
+        return await self._db(call, *args, **kwargs)
 
     def playing_runs(self) -> list[PlayingRun]:
         """The runs playing, with their hands so far and their seats' ports."""
