@@ -1,5 +1,6 @@
-"""The benchmark server in the test's event loop (the real service, line server and SQLite
-file, on 127.0.0.1), and a line client that talks to it over a real socket."""
+"""The benchmark server in the test's event loop (the real service, line server, SQLite file
+and, when asked, web page and HTTP API, on 127.0.0.1), and a line client that talks to it
+over a real socket."""
 
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ class Server:
     service: BenchmarkService
     port: int
     data: Path
+    url: str = ""
+    """The page's (with ``web=True``), without its final ``/``."""
 
     def store(self) -> Store:
         """Another connection to the server's database (what a restart would read)."""
@@ -70,21 +73,29 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def running(data: Path, settings: ServerConfig | None = None) -> AsyncIterator[Server]:
-    """The server on a free port, serving from ``data``; stopped as a SIGTERM stops it."""
+async def running(
+    data: Path, settings: ServerConfig | None = None, *, web: bool = False
+) -> AsyncIterator[Server]:
+    """The server on a free port, serving from ``data`` (``web``: and its page on another);
+    stopped as a SIGTERM stops it."""
     settings = settings or config()
     stop = asyncio.Event()
     ready: asyncio.Future[Server] = asyncio.get_running_loop().create_future()
     serve_settings = ServeSettings(
-        settings, data, "127.0.0.1", 0, "127.0.0.1", database_url(None, data)
-    )
+        settings, data, "127.0.0.1", 0, "127.0.0.1", database_url(None, data),
+        http_port=0 if web else None,
+    )  # fmt: skip
+    page: list[str] = []
     task = asyncio.create_task(
         serve(
             serve_settings,
             house_bots(settings),
             LocalRunPool(),
             stop=stop,
-            ready=lambda service, port: ready.set_result(Server(service, port, data)),
+            ready=lambda service, port: ready.set_result(
+                Server(service, port, data, page[0].rstrip("/") if page else "")
+            ),
+            web_ready=page.append,
         )
     )
     either: list[asyncio.Future[Any]] = [task, ready]
