@@ -51,8 +51,9 @@ user ann pw
 @contextlib.contextmanager
 def server(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """``acpcbot serve`` on a free port; killed at the end if still running."""
+    ports = ("--port", "0", "--http-port", "0")
     process = subprocess.Popen(
-        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), "--port", "0"],
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
