@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,11 @@ from dealer.benchmark.service import BenchmarkService, HouseBot
 from dealer.benchmark.serving import ServeSettings, serve
 
 LIMIT = "holdem.limit.2p.reverse_blinds.game"
+ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
+STARTED = re.compile(
+    r"listening on 127\.0\.0\.1:(\d+), RUN lines name \S+?(?:; the page and the HTTP API on "
+    r"(\S+?)/)?;"
+)
 
 CONFIG = f"""
 port 0
@@ -153,3 +161,26 @@ class LineClient:
 
     def close(self) -> None:
         self.writer.close()
+
+
+@contextlib.contextmanager
+def serve_process(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """``acpcbot serve`` as a process, on free ports: it, its line port and its page's URL
+    (without its final ``/``); killed at the end if still running."""
+    ports = ("--port", "0", "--http-port", "0")
+    process = subprocess.Popen(
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = STARTED.search(line)
+        assert found, line
+        yield process, int(found[1]), found[2]
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(30)

@@ -16,7 +16,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from acpcbot.cli import main
+from tests.dealer.benchmark.server import ACPCBOT, serve_process
 from tests.dealer.web.browser import wait_until
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
+
 LIMIT = "holdem.limit.2p.reverse_blinds.game"
 CONFIG = f"""
 game {LIMIT} {{
@@ -45,9 +45,6 @@ game {LIMIT} {{
   bot raiser always-raise
 }}
 """
-STARTED = re.compile(
-    r"listening on 127\.0\.0\.1:(\d+), .* the page and the HTTP API on (http://\S+?)/;"
-)
 
 
 @dataclass
@@ -103,29 +100,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     config.write_text(CONFIG)
     secrets = {name: add_user(config, data, name, *flags)
                for name, flags in (("ann", ()), ("root", ("--admin",)))}  # fmt: skip
-    ports = ("--port", "0", "--http-port", "0")
-    process = subprocess.Popen(
-        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        found = STARTED.search(line)
-        assert found, line
-        served = Site(found[2], int(found[1]), data, secrets)
+    with serve_process(config, data) as (process, port, url):
+        served = Site(url, port, data, secrets)
         client = served.connect("ann", f"RUNMATCHES {LIMIT} 1 v1 7 LOCAL caller DUPLICATE")
         _, err = client.communicate(timeout=300)
         assert client.returncode == 0, err
         yield served
         process.send_signal(signal.SIGTERM)
         assert process.wait(60) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def log_on(page: Page, site: Site, user: str) -> None:
