@@ -710,9 +710,10 @@ views.mine = (() => {
         await postJson(`/api/my/requests/${request.id}/cancel`).catch((error) => { $("#submit-error").textContent = error.message; });
       });
     }
+    const shown = request.running ? "playing" : request.state;
     return el("tr", { class: "request", "data-request": request.id, "data-state": request.state },
       el("td", { title: request.game }, el("strong", { text: what })),
-      el("td", { class: `status-${request.state}`, text: state }),
+      el("td", { class: `status-${shown}`, text: state }),
       el("td", { class: "num", text: `${request.started}/${request.jobs} runs` }),
       el("td", {}), el("td", {}, cancel));
   }
