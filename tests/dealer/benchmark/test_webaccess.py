@@ -1,6 +1,6 @@
 """Who is asking over HTTP: tokens read from their headers, the verified secrets remembered
 (bounded, forgotten on a new hash or with time), the page's sessions (bounded per user and in
-all, over after idling or in all); and the OpenAPI description made from the route table."""
+all, over after idling or in all)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from dealer.benchmark.webaccess import (
     WebSessions,
     credentials,
 )
-from dealer.benchmark.webroutes import ROUTES, Access, openapi
 
 
 def test_a_token_is_a_name_and_a_secret_by_bearer_or_basic() -> None:
@@ -74,18 +73,3 @@ def test_sessions_are_bounded_per_user_and_in_all_and_end() -> None:
     assert idle.get(key, now=SESSION_IDLE_S + 1) is None
     idle.end("no-such-key")
     assert len(idle) == 0
-
-
-def test_the_description_says_every_route_and_who_may_ask() -> None:
-    described = openapi()
-    assert described["openapi"].startswith("3.1")
-    for route in ROUTES:
-        operation = described["paths"][route.path][route.method.lower()]
-        responses = operation["responses"]
-        assert ("401" in responses) == (route.access is not Access.PUBLIC), route.path
-        assert ("403" in responses) == (route.access is Access.ADMIN), route.path
-        assert (operation["security"] == []) == (route.access is Access.PUBLIC)
-        assert ("requestBody" in operation) == (route.body is not None)
-    submit = described["paths"]["/api/my/requests"]["post"]["requestBody"]
-    schema = submit["content"]["application/json"]["schema"]
-    assert schema["required"] == ["game", "runs", "tag", "players"]
