@@ -143,7 +143,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from acpcbot.extras import need
 
-    for package in ("sqlalchemy", "alembic", "argon2"):
+    web = () if args.serve_command == "user" or args.no_http else ("aiohttp",)
+    for package in ("sqlalchemy", "alembic", "argon2", *web):
         need(package, "acpcbot serve", "server")
     from dealer.benchmark import hash_password, read_config
     from dealer.benchmark.config import reference_config

@@ -247,7 +247,8 @@ class BenchmarkSite:
             return await handler(request)
         route = request.match_info.route.resource
         path = route.canonical if route is not None else request.path
-        access = self._access.get((request.method, path))
+        method = "GET" if request.method == "HEAD" else request.method
+        access = self._access.get((method, path))
         if access is None:
             folders = request.path.startswith(_FOLDER_ROUTES)
             access = Access.USER if folders else Access.PUBLIC

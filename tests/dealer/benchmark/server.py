@@ -164,12 +164,15 @@ class LineClient:
 
 
 @contextlib.contextmanager
-def serve_process(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
-    """``acpcbot serve`` as a process, on free ports: it, its line port and its page's URL
-    (without its final ``/``); killed at the end if still running."""
-    ports = ("--port", "0", "--http-port", "0")
+def serve_process(
+    config: Path, data: Path, *more: str
+) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """``acpcbot serve`` as a process, on free ports (``more``: its other arguments): it, its
+    line port and its page's URL (without its final ``/``; empty without a page); killed at
+    the end if still running."""
+    ports = ("--port", "0") if "--no-http" in more else ("--port", "0", "--http-port", "0")
     process = subprocess.Popen(
-        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports],
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports, *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -179,7 +182,7 @@ def serve_process(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[s
         line = process.stdout.readline()
         found = STARTED.search(line)
         assert found, line
-        yield process, int(found[1]), found[2]
+        yield process, int(found[1]), found[2] or ""
     finally:
         if process.poll() is None:
             process.kill()
