@@ -204,6 +204,8 @@ class BenchmarkSite:
         self._board: tuple[float, list[dict[str, Any]]] = (-math.inf, [])
         self._tails: dict[int, tuple[LogTail, float]] = {}
         """Logs of the runs playing, read as they grow (for their running mbb/g)."""
+        self._reading_tails = asyncio.Lock()
+        """Held while they are read (on a thread): one reader at a time."""
         games = service.config.games
         self._big_blind = {g.file: g.game.big_blind for g in games}
         self._hands = {g.file: g.match_hands for g in games}
@@ -581,7 +583,8 @@ class BenchmarkSite:
         )
         results = await service.query(service.store.results_of_runs, [r.id for r in runs])
         playing = {p.run.id: p for p in service.playing_runs()}
-        await asyncio.to_thread(self._read_tails, list(playing.values()))
+        async with self._reading_tails:
+            await asyncio.to_thread(self._read_tails, list(playing.values()))
         by_request: dict[int, list[RunRecord]] = collections.defaultdict(list)
         for run in runs:
             by_request[run.request_id].append(run)
