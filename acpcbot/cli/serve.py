@@ -247,6 +247,12 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
     for folder in args.web_folder:
         if not folder.is_dir():
             raise AcpcError(f"--web-folder {folder}: not a folder")
+        shown, kept = folder.resolve(), data.resolve()
+        if shown.is_relative_to(kept) or kept.is_relative_to(shown):
+            # (its Live and Replay views would show every user's logs to any user)
+            raise AcpcError(
+                f"--web-folder {folder}: it holds the users' logs (--data {data}) or is in them"
+            )
     public = args.public_host or config.public_host or host
     if public in ("0.0.0.0", "::", ""):
         raise AcpcError(f"clients cannot connect to {public}: give --public-host NAME")

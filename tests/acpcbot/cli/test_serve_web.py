@@ -80,8 +80,13 @@ def test_the_web_options_errors_are_one_line_before_anything_is_served(
         (["--tls-cert", str(config)], "give --tls-cert and --tls-key together"),
         (["--tls-cert", str(config), "--tls-key", str(config)], f"cannot use {config} and"),
         (["--web-folder", str(tmp_path / "nowhere")], "nowhere: not a folder"),
+        # Its Live and Replay views would show every user's logs to any user logged on.
+        (["--web-folder", str(tmp_path)], "holds the users' logs"),
     ):
         assert main([*data, *given]) == 1
         err = capsys.readouterr().err
         assert said in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "data").exists()  # nothing made
+    (tmp_path / "data" / "logs").mkdir(parents=True)
+    assert main([*data, "--web-folder", str(tmp_path / "data" / "logs")]) == 1
+    assert "holds the users' logs" in capsys.readouterr().err
