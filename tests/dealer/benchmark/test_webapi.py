@@ -349,6 +349,18 @@ async def test_the_limits_of_runmatches_hold_over_http(tmp_path: Path) -> None:
         assert answer["error"] == "you have 1 requests queued or playing (at most 1)"
 
 
+async def test_the_queue_over_http_hides_other_users_as_qstat_does(tmp_path: Path) -> None:
+    from tests.dealer.benchmark.server import config
+
+    async with running(tmp_path, config(queue_shows_others=False), web=True) as server:
+        body = {"game": LIMIT, "runs": 1, "tag": "secret-tag", "players": ["caller", "raiser"]}
+        assert (await call(server, "POST", "/api/my/requests", ANN, body))[0] == 201
+        hidden = {"user": "*", "tag": "*", "game": LIMIT, "runs_left": 1, "running": False}
+        assert await call(server, "GET", "/api/queue", NEIL) == (200, {"queue": [hidden]})
+        mine = hidden | {"user": "ann", "tag": "secret-tag"}
+        assert await call(server, "GET", "/api/queue", ANN) == (200, {"queue": [mine]})
+
+
 async def test_the_bot_stream_makes_its_user_present_while_it_is_open(server: Server) -> None:
     assert (await call(server, "GET", "/api/me", NEIL))[1]["present"] is False
     neil = server.store().user("neil")
