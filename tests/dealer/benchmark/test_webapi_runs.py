@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ from acpcbot.game import bundled_game
 from acpcbot.player import Player
 from agents.base import Agent
 from agents.registry import entrant
+from dealer.analysis.stats import estimate
 from dealer.benchmark.lineprotocol import read_run
+from dealer.web.logs import LogTail
 from tests.dealer.benchmark.server import LIMIT, Server, config, running
 from tests.dealer.benchmark.test_webapi import ANN, NEIL, call
 
@@ -106,6 +109,13 @@ async def until(check: Callable[[], Any], what: str, timeout: float = 240.0) -> 
         await asyncio.sleep(0.2)
 
 
+def estimate_json(chips: Sequence[float]) -> dict[str, Any]:
+    """The result of ``chips`` as the API shows it."""
+    shown = estimate(chips, bundled_game().big_blind)
+    ci = round(shown.ci95_mbb, 1) if math.isfinite(shown.ci95_mbb) else None
+    return {"mbb": round(shown.mbb_per_game, 1), "ci": ci, "samples": shown.samples}
+
+
 async def request_of(server: Server, number: int) -> dict[str, Any]:
     status, shown = await call(server, "GET", f"/api/my/requests/{number}", ANN)
     assert status == 200, shown
@@ -131,14 +141,26 @@ async def test_runs_asked_for_over_http_play_are_followed_and_their_logs_are_the
         seen: list[dict[str, Any]] = []
 
         async def done() -> bool:
-            shown = await request_of(server, first)
-            seen.extend(r for r in shown["runs_detail"] if r["state"] == "playing")
-            return bool(shown["state"] == "done")
+            # (Several views at once, as several pages of the user's would ask: each reads
+            # the logs' growth once.)
+            views = await asyncio.gather(*(request_of(server, first) for _ in range(6)))
+            for shown in views:
+                seen.extend(r for r in shown["runs_detail"] if r["state"] == "playing")
+            return bool(views[-1]["state"] == "done")
 
         await until(done, "the duplicate pair played")
         assert "# RUNNING ann.v1" in told and "# ENDED ann.v1.r1.b finished 600 hands" in told
         # Followed live: hands so far and a running mbb/g while it played.
         assert any(0 < r["hands"] < 600 and r["result"] is not None for r in seen), seen
+        # Each as its log says, though several read it at once: the running result that of
+        # the log's first hands (each read once).
+        for r in seen:
+            whole = LogTail(server.data / f"logs/ann/{r['name']}.log")
+            whole.update()
+            assert r["hands"] <= 600, r
+            if r["result"] is not None:
+                so_far = whole.chips["ann"][: r["result"]["samples"]]
+                assert r["result"] == estimate_json(so_far), r
         shown = await request_of(server, first)
         b, a = shown["runs_detail"]
         assert (a["name"], a["state"], a["hands"]) == ("ann.v1.r1.a", "finished", 600)
