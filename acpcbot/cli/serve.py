@@ -115,7 +115,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="DIR",
         help="a folder of results the page's Live and Replay views show to users logged on "
-        "(as acpcbot web DIR; repeatable; default none: no such views)",
+        "(as acpcbot web DIR; repeatable; not one holding --data or in it, where the users' "
+        "logs are; default none: no such views)",
     )
     parser.add_argument(
         "--insecure",
