@@ -1,15 +1,21 @@
-"""The documentation's pictures of ``acpcbot web``: its three views, taken by the browser the
-tests drive (Debian's headless Chromium through Playwright).
+"""The documentation's pictures of ``acpcbot web`` and ``acpcbot serve``'s page, taken by the
+browser the tests drive (Debian's headless Chromium through Playwright).
 
-Runs everything it shows, in a temporary folder: a mosquitto broker; ``acpcbot web`` on it
-and on that folder; a duplicate match of plicas and dpp, 2 x 100,000 hands, publishing there
-(Live: its curve growing; stopped once the picture is taken); a match played with
-``--aivat`` (Replay: its largest pot, each decision's probabilities, the AIVAT value); a
-person's seat against plicas (Play: the legal actions as buttons, the clock). Writes
-``docs/web-live.png``, ``docs/web-replay.png`` and ``docs/web-play.png`` (or into ``--out``).
+Runs everything it shows, in a temporary folder. For ``acpcbot web`` (``--only web``): a
+mosquitto broker; ``acpcbot web`` on it and on that folder; a duplicate match of plicas and
+dpp, 2 x 100,000 hands, publishing there (Live: its curve growing; stopped once the picture
+is taken); a match played with ``--aivat`` (Replay: its largest pot, each decision's
+probabilities, the AIVAT value); a person's seat against plicas (Play: the legal actions as
+buttons, the clock). Writes ``docs/web-live.png``, ``docs/web-replay.png`` and
+``docs/web-play.png``. For ``acpcbot serve`` (``--only serve``): a server with dpp and
+plicas as house bots, 1,000 hands a run; three users, each with a bot of the field played by
+``acpcbot connect``, a duplicate pair against each house bot (the Leaderboard); then alice's
+longer request against dpp, playing while her "My matches" is taken. Writes
+``docs/serve-leaderboard.png`` and ``docs/serve-mine.png``. Both by default; into ``--out``.
 Needs the ``browser`` extra (Playwright; ``./dev.sh extras browser``).
 
-    python scripts/web_screenshots.py [--out docs] [--hands 300] [--chromium /usr/bin/chromium]
+    python scripts/web_screenshots.py [--only web|serve] [--out docs] [--hands 300]
+                                      [--chromium PATH]
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acpcbot.telemetry.localbroker import Mosquitto
 
@@ -39,6 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs")
+    parser.add_argument("--only", choices=("web", "serve"), help="one command's pictures")
     parser.add_argument(
         "--hands", type=int, default=300, help="hands per half of the replayed match (300)"
     )
@@ -49,6 +56,25 @@ def main(argv: list[str] | None = None) -> int:
         or "/usr/bin/chromium",
     )
     args = parser.parse_args(argv)
+    written = []
+    if args.only in (None, "web"):
+        written += _web_pictures(args)
+    if args.only in (None, "serve"):
+        written += _serve_pictures(args)
+    for path in written:
+        print(path)
+    return 0
+
+
+def _browser_page(playwright: Any, chromium: str) -> tuple[Any, Page]:
+    browser = playwright.chromium.launch(
+        executable_path=chromium,
+        args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    )
+    return browser, browser.new_page(viewport={"width": 1200, "height": 760})
+
+
+def _web_pictures(args: argparse.Namespace) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,11 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             processes.append(match)
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=args.chromium,
-                    args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
-                )
-                page = browser.new_page(viewport={"width": 1200, "height": 760})
+                browser, page = _browser_page(playwright, args.chromium)
                 _live(page, url, args.out / "web-live.png")
                 _replay(page, url, folder, args.out / "web-replay.png")
                 _play(page, url, args.out / "web-play.png")
@@ -132,9 +154,113 @@ def main(argv: list[str] | None = None) -> int:
                     process.send_signal(signal.SIGINT)
                     process.wait(30)
             broker.stop()
-    for name in ("web-live.png", "web-replay.png", "web-play.png"):
-        print(args.out / name)
-    return 0
+    return [args.out / name for name in ("web-live.png", "web-replay.png", "web-play.png")]
+
+
+SERVE_CONFIG = """
+game holdem.limit.2p.reverse_blinds.game {
+    maxMatchRuns 4
+    maxRunningJobs 2
+    matchHands 1000
+    bot dpp dpp
+    bot plicas plicas
+}
+"""
+USERS = {"alice": "tight-aggressive", "bob": "example", "carol": "loose-passive"}
+"""Each user's bot (an agent of the field), played by acpcbot connect."""
+GAME = "holdem.limit.2p.reverse_blinds.game"
+
+
+def _serve_pictures(args: argparse.Namespace) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        config, data = folder / "bm_server.config", folder / "data"
+        config.write_text(SERVE_CONFIG)
+        secrets = {}
+        for user in USERS:
+            where = ("--config", str(config), "--data", str(data))
+            added = subprocess.run(
+                [str(ACPCBOT), "serve", *where, "user", "add", user],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            secrets[user] = added.stdout.rsplit(": ", 1)[1].strip()
+        ports = ("--port", "0", "--http-port", "0")
+        server = subprocess.Popen(
+            [str(ACPCBOT), "serve", "--config", str(config), "--data", str(data), *ports],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        processes: list[subprocess.Popen[str]] = [server]
+        try:
+            assert server.stdout is not None
+            found = re.search(
+                r"listening on \S+:(\d+), .* HTTP API on (\S+?);", server.stdout.readline()
+            )
+            assert found is not None
+            port, url = int(found[1]), found[2]
+            # Each user's bot against each house bot, a duplicate pair (the users at once).
+            clients = []
+            for seed, (user, agent) in enumerate(USERS.items(), 1):
+                asked = [
+                    f"RUNMATCHES {GAME} 1 v1 {seed} LOCAL {bot} DUPLICATE"
+                    for bot in ("dpp", "plicas")
+                ]
+                clients.append(_connect(port, user, agent, secrets[user], asked))
+            processes += clients
+            for client in clients:
+                client.wait(3600)
+            # Alice's longer request, playing while her matches are taken.
+            longer = [f"RUNMATCHES {GAME} 3 v2 11 LOCAL dpp DUPLICATE"]
+            alice = _connect(port, "alice", USERS["alice"], secrets["alice"], longer)
+            processes.append(alice)
+            with sync_playwright() as playwright:
+                browser, page = _browser_page(playwright, args.chromium)
+                page.goto(f"{url}#board")
+                page.locator("table.board tbody tr").first.wait_for()
+                page.screenshot(path=str(args.out / "serve-leaderboard.png"), full_page=True)
+                _mine(page, url, secrets["alice"], args.out / "serve-mine.png")
+                browser.close()
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGINT if process is server else signal.SIGTERM)
+                    process.wait(60)
+    return [args.out / name for name in ("serve-leaderboard.png", "serve-mine.png")]
+
+
+def _connect(
+    port: int, user: str, agent: str, secret: str, runs: list[str]
+) -> subprocess.Popen[str]:
+    asked = [arg for run in runs for arg in ("--run", run)]
+    bot = ("--user", user, "--agent", agent, "--seed", "1")
+    return subprocess.Popen(
+        [str(ACPCBOT), "connect", "127.0.0.1", str(port), *bot, *asked],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "ACPCBOT_PASSWORD": secret},
+    )
+
+
+def _mine(page: Page, url: str, secret: str, path: Path) -> None:
+    page.goto(f"{url}#logon")
+    page.fill("#logon-form input[name=name]", "alice")
+    page.fill("#logon-form input[name=secret]", secret)
+    page.click("#logon-submit")
+    page.locator("#mine-in").wait_for()
+    page.fill("#submit-form input[name=tag]", "v3")
+    # A run playing with a few hundred hands done and a running result.
+    deadline = time.monotonic() + 600
+    playing = page.locator('#mine-requests tr.run[data-state="playing"]')
+    while not (playing.count() and int(playing.first.get_attribute("data-hands") or 0) >= 300):
+        assert time.monotonic() < deadline, "alice's run did not play"
+        time.sleep(0.2)
+    page.screenshot(path=str(path), full_page=True)
 
 
 def _live(page: Page, url: str, path: Path) -> None:

@@ -17,8 +17,16 @@ start. SIGTERM or Ctrl-C stops the runs after their hand and keeps the queue; af
 the runs that were playing are marked failed (every hand their logs hold is kept) and their
 users are told when they next log on.
 
+The web page and the HTTP API are served on the same address, port 8000 unless told
+(--http-port; the next free port up to 8009 when 8000 is in use; --no-http: none): the public
+leaderboard (each user's best tag per house bot, by duplicate result), "My matches" (a user's
+requests and runs live, their logs and results), an admin view; and the API a script uses
+with the user's password as its token (NAME:PASSWORD), to submit and cancel requests, follow
+them and download its logs (/api/openapi.json describes it).
+
 It listens on 127.0.0.1 unless told: the line protocol has no TLS (passwords cross the
-network in the clear), so another address needs --insecure. Needs the server extra.
+network in the clear), so another address needs --insecure; the page and the API take TLS
+(--tls-cert, --tls-key), without which they are in the clear too. Needs the server extra.
 """
 
 from __future__ import annotations
@@ -30,11 +38,17 @@ from typing import TYPE_CHECKING
 from acpcbot.cli.arguments import listening_port
 
 if TYPE_CHECKING:
+    import ssl
+
     from dealer.benchmark import ServerConfig, Store
 
-HELP = "a benchmark server compatible with the ACPC reference's bm_server"
+HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
 DEFAULT_DATA = Path("acpcbot-server")
+DEFAULT_HTTP_PORT = 8000
+NEXT_HTTP_PORTS = 9
+"""As acpcbot web: ports after the default one tried when it is in use (a port given is
+kept to, or fails)."""
 DEFAULT_GAMES = """
 game holdem.limit.2p.reverse_blinds.game {
     bot dpp dpp
@@ -80,9 +94,35 @@ def register(parser: argparse.ArgumentParser) -> None:
         "postgres extra)",
     )
     parser.add_argument(
+        "--http-port",
+        type=listening_port,
+        metavar="N",
+        help=f"the port of the web page and the HTTP API (default {DEFAULT_HTTP_PORT}, or the "
+        f"next free one up to {DEFAULT_HTTP_PORT + NEXT_HTTP_PORTS}; 0: any free one)",
+    )
+    parser.add_argument("--no-http", action="store_true", help="serve no web page and no HTTP API")
+    parser.add_argument(
+        "--tls-cert",
+        type=Path,
+        metavar="FILE",
+        help="serve the page and the API over HTTPS with this certificate (PEM; with --tls-key)",
+    )
+    parser.add_argument("--tls-key", type=Path, metavar="FILE", help="its private key (PEM)")
+    parser.add_argument(
+        "--web-folder",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of results the page's Live and Replay views show to users logged on "
+        "(as acpcbot web DIR; repeatable; not one holding --data or in it, where the users' "
+        "logs are; default none: no such views)",
+    )
+    parser.add_argument(
         "--insecure",
         action="store_true",
-        help="listen on an address other than the loopback, without TLS",
+        help="listen on an address other than the loopback, without TLS for the line "
+        "protocol (and for the page, without --tls-cert)",
     )
     users = parser.add_subparsers(dest="serve_command", metavar="user")
     user = users.add_parser(
@@ -104,7 +144,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from acpcbot.extras import need
 
-    for package in ("sqlalchemy", "alembic", "argon2"):
+    web = () if args.serve_command == "user" or args.no_http else ("aiohttp",)
+    for package in ("sqlalchemy", "alembic", "argon2", *web):
         need(package, "acpcbot serve", "server")
     from dealer.benchmark import hash_password, read_config
     from dealer.benchmark.config import reference_config
@@ -118,6 +159,24 @@ def run(args: argparse.Namespace) -> int:
     if args.serve_command == "user":
         return _users(args, data, database)
     return _serve(args, config, data, database)
+
+
+def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """The TLS context of --tls-cert and --tls-key (both or neither)."""
+    import ssl
+
+    from acpcbot.errors import AcpcError, UsageError
+
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise UsageError("give --tls-cert and --tls-key together")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as exc:
+        raise AcpcError(f"cannot use {cert} and {key} for TLS: {exc}") from None
+    return context
 
 
 def _database(given: str | None, data: Path) -> str:
@@ -185,6 +244,16 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
             f"listening on {host} sends passwords and moves over the network in the clear "
             "(the line protocol has no TLS): give --insecure to do it anyway"
         )
+    tls = _tls(args.tls_cert, args.tls_key)
+    for folder in args.web_folder:
+        if not folder.is_dir():
+            raise UsageError(f"--web-folder {folder}: not a folder")
+        shown, kept = folder.resolve(), data.resolve()
+        if shown.is_relative_to(kept) or kept.is_relative_to(shown):
+            # (its Live and Replay views would show every user's logs to any user)
+            raise UsageError(
+                f"--web-folder {folder}: it holds the users' logs (--data {data}) or is in them"
+            )
     public = args.public_host or config.public_host or host
     if public in ("0.0.0.0", "::", ""):
         raise UsageError(f"clients cannot connect to {public}: give --public-host NAME")
@@ -201,6 +270,7 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
             except AcpcError as exc:
                 raise AcpcError(f"game {game.file}, bot {bot.name}: {exc}") from None
             bots[game.file][bot.name] = HouseBot(bot.name, entrant=house)
+    http_port = None if args.no_http else args.http_port
     settings = ServeSettings(
         config,
         data,
@@ -208,20 +278,27 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
         args.port if args.port is not None else config.port,
         public,
         database,
+        http_port=http_port if http_port is not None or args.no_http else DEFAULT_HTTP_PORT,
+        http_next_ports=NEXT_HTTP_PORTS if args.http_port is None else 0,
+        tls=tls,
+        web_folders=tuple(args.web_folder),
     )
 
     default_database = database_url(None, data)
     shown = f"{data / 'server.db'}" if database == default_database else shown_url(database)
 
+    page: list[str] = []
+
     def ready(service: object, port: int) -> None:
         del service
         games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
+        web = f"; the page and the HTTP API on {page[0]}" if page else ""
         print(
-            f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}; games: "
+            f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}{web}; games: "
             f"{games}; logs in {data}, database {shown} (SIGTERM or Ctrl-C to stop)",
             flush=True,
         )
 
-    run_server(settings, bots, preload=("agents.registry",), ready=ready)
+    run_server(settings, bots, preload=("agents.registry",), ready=ready, web_ready=page.append)
     print("acpcbot serve: stopped", flush=True)
     return 0

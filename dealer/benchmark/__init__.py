@@ -12,6 +12,9 @@ network, compatible with the ACPC reference's ``bm_server`` and its clients.
   migrations in :mod:`.migrations`).
 * A run (:mod:`.runs`): our TCP dealer, the house bots, the user's bot connecting from
   elsewhere; played in a process of its own (:mod:`.pool`).
+* The web page and the HTTP API (:mod:`.webapi`: the leaderboard, a user's matches and
+  logs, the admin view; its routes in :mod:`.webroutes`, who is asking in
+  :mod:`.webaccess`), on ``acpcbot web``'s application.
 * :func:`run_server` (:mod:`.serving`) runs it all until SIGTERM.
 
 This package is the dealer's top layer: it uses the runners, the analysis of logs and the

@@ -41,6 +41,7 @@ from dealer.benchmark.schema import (
 )
 
 __all__ = [
+    "BoardTotals",
     "DatabaseError",
     "RequestRecord",
     "ResultRecord",
@@ -160,6 +161,24 @@ class ResultRecord:
     """For a pair, its first half (the result is recorded with the second)."""
     run_id: int | None = None
     """The run it was recorded with (when read back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTotals:
+    """A user's duplicate results with one tag against one opponent in one game, summed
+    over every pair of runs (:meth:`Store.pair_totals`)."""
+
+    user: str
+    game: str
+    tag: str
+    opponent: str
+    pairs: int
+    """Pairs of runs pooled."""
+    samples: int
+    """Pairs of hands."""
+    total: float
+    squares: float
+    unpaired: int
 
 
 class Store:
@@ -322,6 +341,19 @@ class Store:
         row = c.execute(_request_select().where(requests.c.id == request_id)).one()
         return _request(row)
 
+    def find_request(self, request_id: int) -> RequestRecord | None:
+        with self.engine.connect() as c:
+            row = c.execute(_request_select().where(requests.c.id == request_id)).first()
+        return None if row is None else _request(row)
+
+    def recent_requests(self, user_id: int | None, limit: int) -> list[RequestRecord]:
+        """A user's latest requests (everyone's: ``user_id`` ``None``), newest first."""
+        select = _request_select().order_by(requests.c.id.desc()).limit(limit)
+        if user_id is not None:
+            select = select.where(requests.c.user_id == user_id)
+        with self.engine.connect() as c:
+            return [_request(r) for r in c.execute(select)]
+
     def requests_of(self, user_id: int) -> list[RequestRecord]:
         with self.engine.connect() as c:
             rows = c.execute(
@@ -419,20 +451,7 @@ class Store:
                 .values(state=state.value, hands=hands, error=error, ended=now, told=told)
             )
             for r in results_of_run:
-                c.execute(
-                    results.insert().values(
-                        run_id=run_id,
-                        partner_run_id=r.partner_run_id,
-                        kind=r.kind.value,
-                        player=r.player,
-                        user_id=r.user_id,
-                        opponent=r.opponent,
-                        samples=r.samples,
-                        total=r.total,
-                        squares=r.squares,
-                        unpaired=r.unpaired,
-                    )
-                )
+                c.execute(results.insert().values(run_id=run_id, **_result_values(r)))
             request_id = c.execute(
                 sa.select(runs.c.request_id).where(runs.c.id == run_id)
             ).scalar_one()
@@ -473,6 +492,65 @@ class Store:
                 sa.select(runs).where(runs.c.request_id == request_id).order_by(runs.c.job)
             )
             return [_run(r) for r in rows]
+
+    def runs_of_requests(self, request_ids: Sequence[int], limit: int) -> list[RunRecord]:
+        """The latest ``limit`` runs of the requests, newest first."""
+        if not request_ids:
+            return []
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(runs)
+                .where(runs.c.request_id.in_(request_ids))
+                .order_by(runs.c.id.desc())
+                .limit(limit)
+            )
+            return [_run(r) for r in rows]
+
+    def find_run(self, run_id: int) -> tuple[RunRecord, RequestRecord] | None:
+        """A run and its request, if there is such a run."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(runs).where(runs.c.id == run_id)).first()
+            if row is None:
+                return None
+            return _run(row), self._request(c, row.request_id)
+
+    def pair_candidates(self, run: RunRecord) -> list[RunRecord]:
+        """The finished runs that could make a duplicate pair with ``run`` the reference's
+        way, oldest first: of a request of the same user, game and tag that is not a
+        duplicate one, with the same seed, in no pair yet (whether the seats are reversed is
+        :func:`~dealer.benchmark.standings.reference_partner`'s to say)."""
+        mine = sa.select(requests.c.user_id, requests.c.game, requests.c.tag).where(
+            requests.c.id == run.request_id
+        )
+        paired = sa.select(results.c.id).where(
+            results.c.kind == ResultKind.PAIRS.value,
+            sa.or_(results.c.run_id == runs.c.id, results.c.partner_run_id == runs.c.id),
+        )
+        with self.engine.connect() as c:
+            user_id, game, tag = c.execute(mine).one()
+            rows = c.execute(
+                sa.select(runs)
+                .join(requests, requests.c.id == runs.c.request_id)
+                .where(
+                    requests.c.user_id == user_id,
+                    requests.c.game == game,
+                    requests.c.tag == tag,
+                    requests.c.duplicate.is_(False),
+                    runs.c.half.is_(None),
+                    runs.c.seed == run.seed,
+                    runs.c.state == RunState.FINISHED.value,
+                    runs.c.id != run.id,
+                    ~paired.exists(),
+                )
+                .order_by(runs.c.id)
+            )
+            return [_run(r) for r in rows]
+
+    def add_results(self, run_id: int, rows: Sequence[ResultRecord]) -> None:
+        """Record more results with a run (a pair it makes with an earlier one)."""
+        with self.engine.begin() as c:
+            for r in rows:
+                c.execute(results.insert().values(run_id=run_id, **_result_values(r)))
 
     def run(self, run_id: int) -> RunRecord:
         with self.engine.connect() as c:
@@ -521,6 +599,77 @@ class Store:
             ).all()
             asked = {r.request_id: self._request(c, r.request_id) for r in rows}
         return [(asked[row.request_id], _result(row)) for row in rows]
+
+    def results_of_runs(self, run_ids: Sequence[int]) -> dict[int, list[ResultRecord]]:
+        """The results recorded with each of the runs."""
+        found: dict[int, list[ResultRecord]] = {run_id: [] for run_id in run_ids}
+        if not run_ids:
+            return found
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(results).where(results.c.run_id.in_(run_ids)).order_by(results.c.id)
+            )
+            for row in rows:
+                found[row.run_id].append(_result(row))
+        return found
+
+    def pair_totals(self) -> list[BoardTotals]:
+        """Every enabled user's duplicate results (over finished pairs), summed per game,
+        tag and opponent: what the leaderboard is made of, in one query."""
+        select = (
+            sa.select(
+                users.c.name,
+                requests.c.game,
+                requests.c.tag,
+                results.c.opponent,
+                sa.func.count(results.c.id),
+                sa.func.sum(results.c.samples),
+                sa.func.sum(results.c.total),
+                sa.func.sum(results.c.squares),
+                sa.func.sum(results.c.unpaired),
+            )
+            .select_from(results)
+            .join(runs, runs.c.id == results.c.run_id)
+            .join(requests, requests.c.id == runs.c.request_id)
+            .join(users, users.c.id == results.c.user_id)
+            .where(
+                results.c.kind == ResultKind.PAIRS.value,
+                runs.c.state == RunState.FINISHED.value,
+                users.c.disabled.is_(False),
+            )
+            .group_by(users.c.name, requests.c.game, requests.c.tag, results.c.opponent)
+        )
+        with self.engine.connect() as c:
+            return [
+                BoardTotals(
+                    name,
+                    game,
+                    tag,
+                    opponent,
+                    pairs,
+                    int(samples),
+                    float(total),
+                    float(squares) if math.isfinite(squares) else 0.0,
+                    int(unpaired),
+                )
+                for name, game, tag, opponent, pairs, samples, total, squares, unpaired in (
+                    c.execute(select)
+                )
+            ]
+
+
+def _result_values(r: ResultRecord) -> dict[str, Any]:
+    return {
+        "partner_run_id": r.partner_run_id,
+        "kind": r.kind.value,
+        "player": r.player,
+        "user_id": r.user_id,
+        "opponent": r.opponent,
+        "samples": r.samples,
+        "total": r.total,
+        "squares": r.squares,
+        "unpaired": r.unpaired,
+    }
 
 
 def _new_user(

@@ -38,11 +38,13 @@ __all__ = [
     "CommandKind",
     "Logon",
     "MatchSpec",
+    "MatchSpecError",
     "OfferedGame",
     "QueueEntry",
     "comment",
     "ended_text",
     "games_text",
+    "match_spec",
     "parse_command",
     "parse_logon",
     "parse_runmatches",
@@ -203,6 +205,50 @@ class OfferedGame:
     max_runs: int
 
 
+class MatchSpecError(ValueError):
+    """A request the server does not take, and why (``RUNMATCHES`` answers only ``BAD
+    RUNMATCHES COMMAND``; the HTTP API says why)."""
+
+
+def match_spec(
+    games: Mapping[str, OfferedGame],
+    *,
+    game: str,
+    runs: int,
+    tag: str,
+    rng_seed: int,
+    players: Sequence[str],
+    duplicate: bool | None = None,
+) -> MatchSpec:
+    """The request, checked as the reference checks a ``RUNMATCHES`` (and as we do: see
+    :func:`_good_tag`), whichever way it came; :class:`MatchSpecError` says what is wrong.
+
+    >>> games = {"g.game": OfferedGame(2, ("dpp",), 10)}
+    >>> match_spec(games, game="g.game", runs=11, tag="t1", rng_seed=7, players=["LOCAL", "dpp"])
+    Traceback (most recent call last):
+    dealer.benchmark.lineprotocol.MatchSpecError: runs: 0 to 10 for g.game
+    """
+    offered = games.get(game)
+    if offered is None:
+        raise MatchSpecError(f"game: not one of {', '.join(sorted(games))}")
+    if not 0 <= runs <= offered.max_runs:
+        raise MatchSpecError(f"runs: 0 to {offered.max_runs} for {game}")
+    if not _good_tag(tag):
+        raise MatchSpecError(
+            f"tag: 1 to {MAX_TAG_CHARS} printable ASCII characters, without spaces, '/', "
+            "'\\' or '..'"
+        )
+    if not 0 <= rng_seed < 2**32:
+        raise MatchSpecError("seed: 0 to 4294967295 (0: the server draws one)")
+    if len(players) != offered.players:
+        raise MatchSpecError(f"players: one a seat, {offered.players} for {game}")
+    for name in players:
+        if name != LOCAL and name not in offered.bots:
+            bots = ", ".join((LOCAL, *offered.bots))
+            raise MatchSpecError(f"players: {name!r} is not one of {bots}")
+    return MatchSpec(game, runs, tag, rng_seed, tuple(players), duplicate)
+
+
 def parse_runmatches(rest: str, games: Mapping[str, OfferedGame]) -> MatchSpec | None:
     """The request in a ``RUNMATCHES`` line's ``rest``, or ``None`` when the reference
     refuses it (or when we do: a tag or option we do not take). ``games`` are the games
@@ -211,18 +257,15 @@ def parse_runmatches(rest: str, games: Mapping[str, OfferedGame]) -> MatchSpec |
     game = scan.word()
     if game is None or game not in games:
         return None
-    offered = games[game]
     runs = scan.number(signed=True)
     tag = scan.word() if runs is not None else None
     seed = scan.number(signed=False) if tag is not None else None
     if runs is None or tag is None or seed is None:
         return None
-    if not 0 <= runs <= offered.max_runs or seed >= 2**32 or not _good_tag(tag):
-        return None
     players: list[str] = []
-    for _ in range(offered.players):
+    for _ in range(games[game].players):
         name = scan.word()
-        if name is None or (name != LOCAL and name not in offered.bots):
+        if name is None:
             return None
         players.append(name)
     duplicate: bool | None = None
@@ -233,7 +276,13 @@ def parse_runmatches(rest: str, games: Mapping[str, OfferedGame]) -> MatchSpec |
             duplicate = False
         else:
             return None
-    return MatchSpec(game, runs, tag, seed, tuple(players), duplicate)
+    try:
+        return match_spec(
+            games, game=game, runs=runs, tag=tag, rng_seed=seed, players=players,
+            duplicate=duplicate,
+        )  # fmt: skip
+    except MatchSpecError:
+        return None
 
 
 def _good_tag(tag: str) -> bool:

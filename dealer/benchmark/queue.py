@@ -96,6 +96,10 @@ class Queue:
     def get(self, request_id: int) -> QueuedRequest | None:
         return self._requests.get(request_id)
 
+    def requests_of(self, user_id: int | None) -> list[QueuedRequest]:
+        """A user's requests (everyone's: ``None``), in the order they were queued."""
+        return [r for r in self._requests.values() if user_id is None or r.user_id == user_id]
+
     def pick(self, online: Collection[int]) -> int | None:
         """The request whose run starts next (``None``: none now). ``online``: the users
         with a connection (a request with user seats waits for its user)."""

@@ -28,6 +28,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 from acpcbot.logconfig import get_logger
 from acpcbot.player import Entrant
+from dealer.analysis.stats import SampleSums
 from dealer.benchmark.config import LOCAL, ServerConfig
 from dealer.benchmark.database import (
     RequestRecord,
@@ -50,15 +51,25 @@ from dealer.benchmark.queue import Queue, QueuedRequest
 from dealer.benchmark.runs import RunOrder, RunOutcome, RunSeat, RunStatus, SeatKind
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
 from dealer.benchmark.seeds import agent_seed, draw_request_seed, run_seed
-from dealer.benchmark.standings import Standing, pair_results, standings
+from dealer.benchmark.standings import (
+    Board,
+    Standing,
+    leaderboard,
+    pair_results,
+    reference_partner,
+    standings,
+)
 from dealer.referee.config import TimeLimits
 
-__all__ = ["BenchmarkService", "Client", "HouseBot", "Refused"]
+__all__ = ["CANCELLED", "BenchmarkService", "Client", "HouseBot", "PlayingRun", "Refused"]
 
 log = get_logger("serve")
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+CANCELLED = "cancelled by its user"
+"""Why a run stopped when its request was cancelled (unless told another reason)."""
 
 _VERIFIES_AT_ONCE = 2
 """Password checks run at once (each takes tens of milliseconds and 64 MiB)."""
@@ -102,6 +113,25 @@ class _Playing:
     task: asyncio.Task[None]
     client: Client | None
     hands: int = 0
+    ports: tuple[int, ...] = ()
+    """The seats' ports, once they listen."""
+    stop_why: str | None = None
+    """Why it was asked to stop (a cancelled request), if it was."""
+
+
+@dataclass(frozen=True)
+class PlayingRun:
+    """A run playing, as a view of the service shows it."""
+
+    run: RunRecord
+    request: RequestRecord
+    hands: int
+    """Hands played so far."""
+    ports: tuple[int, ...]
+    """The seats' ports in seat order, once they listen (empty before)."""
+    admit: str | None
+    """The address the user's seats take a connection from (``None``: the run had no
+    client to tell)."""
 
 
 @dataclass
@@ -160,6 +190,8 @@ class BenchmarkService:
         self._db_thread = concurrent.futures.ThreadPoolExecutor(1, "acpcbot-db")
         self._verifying = asyncio.Semaphore(_VERIFIES_AT_ONCE)
         self._wake = asyncio.Event()
+        self._pairing = asyncio.Lock()
+        """Held while a finished run looks for its partner and records their pair."""
         self._stopping = False
         self._scheduler: asyncio.Task[None] | None = None
 
@@ -387,6 +419,12 @@ class BenchmarkService:
             now=now,
             log_folder=folder,
         )
+        if request.id not in self.queue:  # cancelled while its run was being recorded
+            await self._db(
+                self.store.end_run, run.id, RunState.INTERRUPTED, hands=0,
+                error=CANCELLED, now=self.clock(), told=True,
+            )  # fmt: skip
+            return
         self.queue.started(request.id, now=now)
         self._requests[request.id] = await self._db(self.store.request, request.id)
         client = self._online[request.user_id].latest() if request.user_id in self._online else None
@@ -440,6 +478,11 @@ class BenchmarkService:
         job_tag = f"{request.user}.{request.tag}"
 
         def listening(ports: list[int]) -> None:
+            playing = self._playing.get(run.id)
+            if playing is not None:
+                playing.ports = tuple(ports)
+                if playing.stop_why is not None:  # cancelled before its seats listened
+                    playing.task.cancel()
             if client is not None:
                 for seat, port in zip(order.seats, ports, strict=True):
                     if seat.kind is SeatKind.USER:
@@ -496,25 +539,31 @@ class BenchmarkService:
             rows += await self._pair_rows(run, request, order)
         client = self._online[request.user_id].latest() if request.user_id in self._online else None
         told = client is not None
+        playing = self._playing.get(run.id)
+        error = outcome.error
+        if playing is not None and playing.stop_why is not None and state is RunState.INTERRUPTED:
+            error = playing.stop_why
         ended = await self._db(
             self.store.end_run,
             run.id,
             state,
             hands=outcome.hands,
-            error=outcome.error,
+            error=error,
             now=self.clock(),
             results_of_run=rows,
             told=told or state is RunState.FINISHED,
         )
         self._requests[request.id] = ended
+        if state is RunState.FINISHED and run.half is None:
+            await self._reference_pair(run, request)
         if client is not None:
-            client.send(ended_text(run.match_name, state.value, outcome.hands, outcome.error))
+            client.send(ended_text(run.match_name, state.value, outcome.hands, error))
         log.info(
             "run_ended",
             run=run.match_name,
             state=state.value,
             hands=outcome.hands,
-            error=outcome.error,
+            error=error,
         )
 
     async def _pair_rows(
@@ -530,24 +579,22 @@ class BenchmarkService:
         paired = await asyncio.to_thread(
             pair_results, self.data / first.log, self.data / run.log, players
         )
-        rows = []
-        for name, sums, unpaired in paired:
-            others = ",".join(n for n in players if n != name)
-            is_user = request.players[players.index(name)] == LOCAL
-            rows.append(
-                ResultRecord(
-                    ResultKind.PAIRS,
-                    name,
-                    request.user_id if is_user else None,
-                    others,
-                    sums.count,
-                    float(sums.total),
-                    float(sums.squares),
-                    unpaired,
-                    first.id,
-                )
+        return _pair_rows(request, first, players, paired)
+
+    async def _reference_pair(self, run: RunRecord, request: RequestRecord) -> None:
+        """Record the pair a finished single run makes the reference's way with an earlier
+        one (:func:`~.standings.reference_partner`), if it makes one."""
+        async with self._pairing:  # (two partners ending at once: one pair, not two)
+            candidates = await self._db(self.store.pair_candidates, run)
+            first = reference_partner(run, candidates)
+            if first is None:
+                return
+            paired = await asyncio.to_thread(
+                pair_results, self.data / first.log, self.data / run.log, first.seats
             )
-        return rows
+            rows = _pair_rows(request, first, first.seats, paired)
+            await self._db(self.store.add_results, run.id, rows)
+        log.info("runs_paired", first=first.match_name, second=run.match_name)
 
     # -- for a view of it ------------------------------------------------------------
 
@@ -555,6 +602,84 @@ class BenchmarkService:
         """The runs playing, with the hands each has played so far."""
         return [(p.run, p.hands) for p in self._playing.values()]
 
+    async def query(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a :class:`~.database.Store` call on the database thread (for a view)."""
+        return await self._db(call, *args, **kwargs)
+
+    def playing_runs(self) -> list[PlayingRun]:
+        """The runs playing, with their hands so far and their seats' ports."""
+        return [
+            PlayingRun(
+                p.run,
+                p.request,
+                p.hands,
+                p.ports,
+                p.client.address if p.client is not None else None,
+            )
+            for p in self._playing.values()
+        ]
+
+    def present(self, user_id: int) -> bool:
+        """Whether the user has a connection that is told when their runs start (so that
+        their requests with seats for their own bot may start)."""
+        online = self._online.get(user_id)
+        return online is not None and online.latest() is not None
+
+    async def cancel(self, request_id: int, why: str = CANCELLED) -> RequestRecord | None:
+        """Cancel a request (who may is the caller's to check): none of its runs starts
+        any more, and a run of it playing stops after its hand (recorded ``interrupted``,
+        ``why`` its error). ``None``: no such request."""
+        request = await self._db(self.store.find_request, request_id)
+        if request is None or request.state is not RequestState.QUEUED:
+            return request
+        await self._db(self.store.cancel_request, request_id)
+        self.queue.remove(request_id)
+        if request_id not in self.queue:
+            self._requests.pop(request_id, None)
+        for playing in self._playing.values():
+            if playing.request.id == request_id and playing.stop_why is None:
+                playing.stop_why = why
+                if playing.ports:  # (else it stops as its seats listen: see _play)
+                    playing.task.cancel()
+        log.info("request_cancelled", user=request.user, tag=request.tag, why=why)
+        self._wake.set()
+        return await self._db(self.store.request, request_id)
+
+    async def leaderboard(self) -> list[Board]:
+        """The public leaderboard: one board per house bot of each game."""
+        totals = await self._db(self.store.pair_totals)
+        blinds = {g.file: g.game.big_blind for g in self.config.games}
+        return leaderboard(totals, self.offered_games(), blinds)
+
     @property
     def stopping(self) -> bool:
         return self._stopping
+
+
+def _pair_rows(
+    request: RequestRecord,
+    first: RunRecord,
+    players: tuple[str, ...],
+    paired: list[tuple[str, SampleSums, int]],
+) -> list[ResultRecord]:
+    """The results of a pair of runs (``first`` its first half), one a player; a player is
+    the request's user when its seat is theirs (the names are distinct: see
+    :func:`~.standings.pair_results`)."""
+    rows = []
+    for name, sums, unpaired in paired:
+        others = ",".join(n for n in players if n != name)
+        is_user = name == request.user and LOCAL in request.players
+        rows.append(
+            ResultRecord(
+                ResultKind.PAIRS,
+                name,
+                request.user_id if is_user else None,
+                others,
+                sums.count,
+                float(sums.total),
+                float(sums.squares),
+                unpaired,
+                first.id,
+            )
+        )
+    return rows

@@ -1,16 +1,20 @@
 """Running the benchmark server until it is told to stop: the database opened (and migrated),
 the service started (runs lost by a crash marked failed, the queue read back), the line
-server listening; SIGTERM or Ctrl-C stops it cleanly (:meth:`.service.BenchmarkService.stop`).
+server listening, and the web page with the HTTP API (``acpcbot web``'s application with the
+server's part, :mod:`.webapi`); SIGTERM or Ctrl-C stops it cleanly
+(:meth:`.service.BenchmarkService.stop`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import signal
+import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acpcbot import eventloop
 from acpcbot.logconfig import get_logger
@@ -19,6 +23,11 @@ from dealer.benchmark.database import Store
 from dealer.benchmark.lineserver import LineServer
 from dealer.benchmark.pool import LocalRunPool, RunExecutor
 from dealer.benchmark.service import BenchmarkService, HouseBot
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from acpcbot.player import Entrant
 
 __all__ = ["ServeSettings", "run_server", "serve"]
 
@@ -36,6 +45,14 @@ class ServeSettings:
     public_host: str
     database: str
     """A SQLAlchemy URL."""
+    http_port: int | None = None
+    """Where the web page and the HTTP API listen (on ``host``); ``None``: nowhere."""
+    http_next_ports: int = 0
+    """When ``http_port`` is in use, how many ports after it to try."""
+    tls: ssl.SSLContext | None = None
+    """Serve the page and the API over HTTPS."""
+    web_folders: tuple[Path, ...] = ()
+    """Folders of results the page's Live and Replay views show to users logged on."""
 
 
 async def serve(
@@ -45,9 +62,10 @@ async def serve(
     *,
     stop: asyncio.Event,
     ready: Callable[[BenchmarkService, int], None] | None = None,
+    web_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until ``stop`` is set; ``ready`` is told the service and the port it listens
-    on once it does."""
+    on once it does, after ``web_ready`` is told the page's URL (when it is served)."""
     settings.data.mkdir(parents=True, exist_ok=True)
     store = await asyncio.to_thread(Store.open, settings.database)
     await asyncio.to_thread(
@@ -68,16 +86,51 @@ async def serve(
     for run in lost:
         log.warning("run_lost", run=run.match_name, hands=run.hands, why=run.error)
     lines = LineServer(service)
+    page: web.AppRunner | None = None
     try:
         await lines.start(settings.host, settings.port)
+        if settings.http_port is not None:
+            page, url = await _start_page(settings, service, lines.port)
+            if web_ready is not None:
+                web_ready(url)
         if ready is not None:
             ready(service, lines.port)
         await stop.wait()
     finally:
+        if page is not None:
+            await page.cleanup()  # (its streams end; its bot streams leave the service)
         lines.stop_listening()
         await service.stop()  # the clients are told the runs that stop
         await lines.close()
         await service.close()
+
+
+async def _start_page(
+    settings: ServeSettings, service: BenchmarkService, line_port: int
+) -> tuple[web.AppRunner, str]:
+    """``acpcbot web``'s application with the benchmark server's part, listening."""
+    from acpcbot.errors import AcpcError
+    from dealer.benchmark.webapi import BenchmarkSite
+    from dealer.web.app import WebSite, start
+
+    def no_play(spec: str) -> Entrant:
+        raise AcpcError("the benchmark server's page has no Play view")
+
+    assert settings.http_port is not None
+    site = BenchmarkSite(service, secure=settings.tls is not None)
+    site.line_port = line_port
+    return await start(
+        WebSite(
+            folders=settings.web_folders,
+            entrant_of=no_play,
+            host=settings.host,
+            port=settings.http_port,
+            next_ports=settings.http_next_ports,
+            play=False,
+            tls=settings.tls,
+            extension=site,
+        )
+    )
 
 
 def run_server(
@@ -86,6 +139,7 @@ def run_server(
     *,
     preload: tuple[str, ...] = (),
     ready: Callable[[BenchmarkService, int], None] | None = None,
+    web_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve in this process until SIGTERM or Ctrl-C."""
 
@@ -94,6 +148,8 @@ def run_server(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(settings, bots, LocalRunPool(preload), stop=stop, ready=ready)
+        await serve(
+            settings, bots, LocalRunPool(preload), stop=stop, ready=ready, web_ready=web_ready
+        )
 
     eventloop.run(main())

@@ -15,6 +15,10 @@ Pages and their data (every script and style is served from this package: no CDN
   its WebSocket: the table pushed as it changes, the person's clicks back
   (:mod:`dealer.web.sessions`).
 
+Another service can extend the page on the same server (:class:`SiteExtension`: the
+benchmark server's API and views, ``acpcbot serve``): its routes and middlewares join the
+application's, and ``/api/info`` says which views the page shows.
+
 Safe by default (:class:`Guard`): a file is read only inside the given folders
 (:class:`~dealer.web.roots.Roots`); bound to a loopback address the server answers only
 requests addressed to one (a web page elsewhere cannot reach it by renaming itself), and
@@ -31,11 +35,12 @@ import hmac
 import ipaddress
 import json
 import signal
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -52,10 +57,12 @@ from dealer.web.sessions import EntrantFactory, PlayRequest, PlaySessions
 __all__ = [
     "STATIC",
     "Guard",
+    "SiteExtension",
     "WebSite",
     "build_app",
     "is_loopback",
     "serve",
+    "start",
 ]
 
 STATIC = Path(__file__).parent / "static"
@@ -92,6 +99,27 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+class SiteExtension(Protocol):
+    """More of the page on the same server: views, routes and who may see them."""
+
+    @property
+    def views(self) -> tuple[str, ...]:
+        """The page's views it adds (shown first)."""
+        ...
+
+    @property
+    def middlewares(self) -> Sequence[Any]:
+        """aiohttp middlewares, run inside the :class:`Guard` (e.g. who is logged on)."""
+        ...
+
+    def install(self, app: web.Application) -> None:
+        """Add its routes (and its background work) to ``app``."""
+
+    async def info(self, request: web.Request) -> dict[str, Any]:
+        """What ``/api/info`` says more, for this request."""
+        ...
+
+
 @dataclass
 class WebSite:
     """What ``acpcbot web`` serves, and where."""
@@ -114,6 +142,20 @@ class WebSite:
     token: str | None = None
     """Required when set (always when ``host`` is not loopback)."""
     play_folder: Path = field(default_factory=lambda: Path("played"))
+    play: bool = True
+    """Whether the Play view is offered (and its routes served)."""
+    tls: ssl.SSLContext | None = None
+    """Serve HTTPS with this context."""
+    extension: SiteExtension | None = None
+
+    @property
+    def views(self) -> tuple[str, ...]:
+        """The page's views, the first shown by default: an extension's, then Live and
+        Replay (with an extension, only when there are folders to show), then Play."""
+        views = self.extension.views if self.extension is not None else ()
+        if self.extension is None or self.folders:
+            views += ("live", "replay")
+        return views + (("play",) if self.play else ())
 
 
 @dataclass
@@ -230,22 +272,26 @@ def build_app(site: WebSite) -> web.Application:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
 
-    app = web.Application(middlewares=[guarded], client_max_size=64 * 1024)
+    extension = site.extension
+    more = list(extension.middlewares) if extension is not None else []
+    app = web.Application(middlewares=[guarded, *more], client_max_size=64 * 1024)
     app[SESSIONS] = sessions
 
     async def page(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def info(request: web.Request) -> web.Response:
-        return _json(
-            {
-                "folders": [{"key": r.key, "name": r.only or r.path.name} for r in roots],
-                "mqtt": str(site.mqtt) if site.mqtt is not None else None,
-                "agents": list(site.agents),
-                "classes": site.classes,
-                "play_folder": str(site.play_folder),
-            }
-        )
+        said = {
+            "views": list(site.views),
+            "folders": [{"key": r.key, "name": r.only or r.path.name} for r in roots],
+            "mqtt": str(site.mqtt) if site.mqtt is not None else None,
+            "agents": list(site.agents) if site.play else [],
+            "classes": site.classes,
+            "play_folder": str(site.play_folder) if site.play else None,
+        }
+        if extension is not None:
+            said |= await extension.info(request)
+        return _json(said)
 
     async def files(request: web.Request) -> web.Response:
         now = time.monotonic()
@@ -389,12 +435,15 @@ def build_app(site: WebSite) -> web.Application:
     app.router.add_get("/api/hand", log_hand)
     app.router.add_get("/api/live", live)
     app.router.add_get("/api/live/events", live_events)
-    app.router.add_get("/api/play", play_list)
-    app.router.add_post("/api/play", play_start)
-    app.router.add_get("/api/play/{key}", play_table)
-    app.router.add_get("/api/play/{key}/ws", play_socket)
+    if site.play:
+        app.router.add_get("/api/play", play_list)
+        app.router.add_post("/api/play", play_start)
+        app.router.add_get("/api/play/{key}", play_table)
+        app.router.add_get("/api/play/{key}/ws", play_socket)
     app.router.add_get("/files/{root}/{path:.+}", raw_file)
     app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    if extension is not None:
+        extension.install(app)
 
     async def background(app: web.Application) -> Any:
         tasks = [asyncio.create_task(_refresh_folders(board, watched))]
@@ -515,14 +564,15 @@ async def _listen(board: LiveBoard, broker: BrokerAddress) -> None:
             await asyncio.sleep(pause)
 
 
-def page_url(host: str, port: int, token: str | None) -> str:
+def page_url(host: str, port: int, token: str | None, *, tls: bool = False) -> str:
     """The URL that opens the page at ``host`` (with the token when one is needed).
 
-    >>> page_url("::1", 8000, None), page_url("192.0.2.7", 8001, "t")
-    ('http://[::1]:8000/', 'http://192.0.2.7:8001/?token=t')
+    >>> page_url("::1", 8000, None), page_url("192.0.2.7", 8001, "t", tls=True)
+    ('http://[::1]:8000/', 'https://192.0.2.7:8001/?token=t')
     """
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/" + (f"?token={token}" if token is not None else "")
+    scheme = "https" if tls else "http"
+    return f"{scheme}://{shown}:{port}/" + (f"?token={token}" if token is not None else "")
 
 
 def serving_lines(url: str, host: str, token: str | None) -> list[str]:
@@ -553,22 +603,34 @@ async def serve(
     sessions end as it stops (:meth:`PlaySessions.stop`); ``left`` is told how many were
     still playing after the wait (the process should end without waiting for them: every
     hand they finished is in their logs)."""
-    app = build_app(site)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
-    await runner.setup()
+    runner, url = await start(site)
     try:
-        tcp = await _listen_on(runner, site)
-        server = tcp._server
-        sockets = getattr(server, "sockets", None) or []
-        port = sockets[0].getsockname()[1] if sockets else site.port
-        ready(page_url(local_address(site.host), port, site.token))
+        ready(url)
         stopped = asyncio.Event()
         with _on_sigterm(stopped.set):
             await stopped.wait()
     finally:
         await runner.cleanup()
         if left is not None:
-            left(sum(session.running for session in app[SESSIONS].sessions.values()))
+            sessions = runner.app[SESSIONS].sessions.values()
+            left(sum(session.running for session in sessions))
+
+
+async def start(site: WebSite) -> tuple[web.AppRunner, str]:
+    """Serve ``site`` in the background: its runner (``await runner.cleanup()`` stops it)
+    and the page's URL (:func:`page_url`)."""
+    runner = web.AppRunner(
+        build_app(site), access_log=None, handle_signals=False, shutdown_timeout=2.0
+    )
+    await runner.setup()
+    try:
+        tcp = await _listen_on(runner, site)
+    except BaseException:
+        await runner.cleanup()
+        raise
+    sockets = getattr(tcp._server, "sockets", None) or []
+    port = sockets[0].getsockname()[1] if sockets else site.port
+    return runner, page_url(local_address(site.host), port, site.token, tls=site.tls is not None)
 
 
 async def _listen_on(runner: web.AppRunner, site: WebSite) -> web.TCPSite:
@@ -577,7 +639,7 @@ async def _listen_on(runner: web.AppRunner, site: WebSite) -> web.TCPSite:
     last = site.port + site.next_ports if site.port else 0
     port = site.port
     while True:  # (bounded: one more port each time, up to ``last``)
-        tcp = web.TCPSite(runner, site.host, port, reuse_address=True)
+        tcp = web.TCPSite(runner, site.host, port, reuse_address=True, ssl_context=site.tls)
         try:
             await tcp.start()
         except OSError as exc:

@@ -1,4 +1,5 @@
-"""Shared helpers for the dealer tests: the corpus's deterministic matches and log files."""
+"""Shared helpers for the dealer tests: the corpus's deterministic matches and log files; the
+page's browser (``browser``, ``page``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from acpcbot.protocol.logfile import parse_header, parse_score_line
 from dealer.referee.config import MatchConfig
 from dealer.referee.matchlog import MatchLog
 from dealer.referee.referee import Referee
+from tests.dealer.web.browser import browser, page  # noqa: F401  (fixtures: Chromium, a tab)
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ def test_evaluate(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 def test_web_screenshots(tmp_path: Path) -> None:
-    done = run_script("web_screenshots", "--out", str(tmp_path), "--hands", "20")
+    done = run_script("web_screenshots", "--only", "web", "--out", str(tmp_path), "--hands", "20")
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "web-live.png",

@@ -1,5 +1,6 @@
-// acpcbot web: the Live, Replay and Play views. Plain JavaScript, no build step; every text
-// that comes from a file or a peer is set as text (never as HTML).
+// acpcbot web: the Live, Replay and Play views; with acpcbot serve, the Leaderboard, My matches
+// and Admin views too (and its logon form). Plain JavaScript, no build step; every text that
+// comes from a file or a peer is set as text (never as HTML).
 "use strict";
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -22,6 +23,17 @@ function el(tag, attributes = {}, ...children) {
 
 async function getJson(url) {
   const response = await fetch(url, { credentials: "same-origin" });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+// A POST of a JSON body: the answer's data, or an Error saying the server's reason.
+async function postJson(url, body = {}) {
+  const response = await fetch(url, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
   const data = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
@@ -68,17 +80,44 @@ function duration(seconds) {
 
 // ---- views -------------------------------------------------------------------------------
 
-const views = { live: null, replay: null, play: null };
-let info = { folders: [], agents: [], mqtt: null };
+const views = { board: null, mine: null, admin: null, logon: null, live: null, replay: null, play: null };
+let info = { views: ["live", "replay", "play"], folders: [], agents: [], mqtt: null, server: null };
+
+// The views this server offers (the first is the default); the logon form with acpcbot serve.
+function offered() {
+  const user = info.server ? info.server.user : null;
+  const names = (info.views || ["live", "replay", "play"]).filter((name) => name !== "admin" || (user && user.admin));
+  return info.server ? [...names, "logon"] : names;
+}
 
 function route() {
-  const name = (location.hash.replace("#", "").split("/")[0]) || "live";
-  const view = views[name] ? name : "live";
+  const names = offered();
+  const name = location.hash.replace("#", "").split("/")[0];
+  const view = names.includes(name) ? name : names[0];
   for (const key of Object.keys(views)) {
     $(`#view-${key}`).hidden = key !== view;
-    $(`#nav-${key}`).classList.toggle("current", key === view);
+    const link = $(`#nav-${key}`);
+    if (link) link.classList.toggle("current", key === view);
+    if (key !== view && views[key].hide) views[key].hide();
   }
   views[view].show();
+}
+
+// Who is logged on (acpcbot serve): the header says so, and which views the nav offers.
+function showWho() {
+  const user = info.server ? info.server.user : null;
+  for (const name of ["board", "mine", "admin", "live", "replay", "play"]) {
+    $(`#nav-${name}`).hidden = !(info.views || []).includes(name) || (name === "admin" && !(user && user.admin));
+  }
+  $("#who").hidden = !info.server;
+  $("#who-name").textContent = user ? user.name : "";
+  $("#logoff").hidden = !user;
+  $("#nav-logon").hidden = Boolean(user);
+}
+
+async function reloadInfo() {
+  info = await getJson("/api/info");
+  showWho();
 }
 
 // ---- Live --------------------------------------------------------------------------------
@@ -526,11 +565,277 @@ views.play = (() => {
   return { show };
 })();
 
+// ---- Log on (acpcbot serve) --------------------------------------------------------------
+
+views.logon = (() => {
+  function show() {
+    $("#logon-error").textContent = "";
+    $("#logon-form").elements.name.focus();
+  }
+  $("#logon-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("#logon-form").elements;
+    try {
+      await postJson("/api/logon", { name: form.name.value, secret: form.secret.value });
+    } catch (error) {
+      $("#logon-error").textContent = error.message;
+      return;
+    }
+    form.secret.value = "";
+    await reloadInfo();
+    location.hash = "#mine";
+  });
+  $("#logoff").addEventListener("click", async () => {
+    await postJson("/api/logoff").catch(() => null);
+    await reloadInfo();
+    location.hash = "#board";
+    route();
+  });
+  return { show };
+})();
+
+// ---- Leaderboard (acpcbot serve) ----------------------------------------------------------
+
+// A game file as a short name: holdem.limit.2p.reverse_blinds.game is "holdem.limit.2p".
+const shortGame = (file) => file.replace(/\.reverse_blinds/, "").replace(/\.game$/, "");
+
+views.board = (() => {
+  async function show() {
+    const data = await getJson("/api/leaderboard");
+    const box = $("#board-boards");
+    box.replaceChildren();
+    const games = new Set(data.boards.map((b) => b.game));
+    for (const board of data.boards) {
+      const title = `vs ${board.bot}` + (games.size > 1 ? ` (${shortGame(board.game)})` : "");
+      const rows = board.rows.map((row) => el("tr", { "data-user": row.user, "data-tag": row.tag },
+        el("td", { class: "num", text: String(row.rank) }),
+        el("td", { text: row.user }),
+        el("td", { text: row.tag }),
+        el("td", { class: `num ${row.mbb >= 0 ? "plus" : "minus"}`, text: estimateText(row.mbb, row.ci) }),
+        el("td", { class: "num", text: number(row.pairs, 0) }),
+        el("td", { class: "num", text: number(row.hands, 0) })));
+      const table = el("table", { class: "grid board", "data-bot": board.bot, "data-game": board.game },
+        el("thead", {}, el("tr", {}, ...["#", "user", "bot (tag)", "mbb/g (95% CI)", "pairs of runs", "hands"].map((h, i) => el("th", { class: i === 1 || i === 2 ? "" : "num", text: h })))),
+        el("tbody", {}, ...rows));
+      box.append(el("h2", { text: title }), rows.length ? table : el("p", { class: "note", text: "nobody yet" }));
+    }
+    $("#board-empty").hidden = data.boards.some((b) => b.rows.length);
+  }
+  return { show };
+})();
+
+// ---- My matches (acpcbot serve) -----------------------------------------------------------
+
+views.mine = (() => {
+  let source = null;
+  let games = null;
+
+  async function show() {
+    const user = info.server && info.server.user;
+    $("#mine-out").hidden = Boolean(user);
+    $("#mine-in").hidden = !user;
+    if (!user) return;
+    if (!games) {
+      games = await getJson("/api/games");
+      $("#submit-game").replaceChildren(...games.games.map((g) => el("option", { value: g.game, text: shortGame(g.game) })));
+      $("#submit-form").elements.duplicate.checked = games.games.some((g) => g.players === 2);
+      seats();
+    }
+    if (source) source.close();
+    source = new EventSource("/api/my/events");
+    source.onmessage = (event) => render(JSON.parse(event.data));
+  }
+
+  function hide() {
+    if (source) source.close();
+    source = null;
+  }
+
+  // One choice a seat, in seat order: your bot (LOCAL) or a house bot of the game.
+  function seats() {
+    const game = games.games.find((g) => g.game === $("#submit-game").value);
+    const box = $("#submit-seats");
+    box.replaceChildren();
+    if (!game) return;
+    for (let seat = 0; seat < game.players; seat += 1) {
+      const choices = ["LOCAL", ...game.bots].map((name) => el("option", { value: name, text: name === "LOCAL" ? "your bot (LOCAL)" : name }));
+      const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...choices);
+      select.value = seat === 0 ? "LOCAL" : (game.bots[0] || "LOCAL");
+      box.append(el("label", { text: `seat ${seat + 1} ` }, select));
+    }
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const form = $("#submit-form").elements;
+    const players = $$("#submit-seats select").map((select) => select.value);
+    $("#submit-error").textContent = "";
+    try {
+      await postJson("/api/my/requests", {
+        game: form.game.value, runs: Number(form.runs.value), tag: form.tag.value.trim(),
+        seed: form.seed.value === "" ? 0 : Number(form.seed.value), players, duplicate: form.duplicate.checked,
+      });
+    } catch (error) {
+      $("#submit-error").textContent = error.message;
+    }
+  }
+
+  function render(data) {
+    if ($("#view-mine").hidden) return;
+    $("#mine-bot").textContent = data.present
+      ? "Your bot is connected (a line client logged on, or the bot stream open): runs with your bot start as their turn comes."
+      : `Your bot is not connected: runs with your bot (LOCAL) wait. Connect with bm_widget or acpcbot connect to ${info.server.host}:${info.server.port}, or open the bot stream (GET /api/my/bot).`;
+    $("#mine-bot").dataset.present = String(data.present);
+    const body = $("#mine-requests tbody");
+    body.replaceChildren();
+    for (const request of data.requests) body.append(requestRow(request), ...request.runs_detail.map((run) => runRow(run)));
+    $("#mine-none").hidden = data.requests.length > 0;
+    const results = $("#mine-results tbody");
+    results.replaceChildren(...data.results.map((r) => el("tr", { "data-tag": r.tag, "data-opponent": r.opponent, "data-kind": r.kind },
+      el("td", { text: r.tag }), el("td", { text: r.opponent }),
+      el("td", { text: r.kind === "pairs" ? `${number(r.samples, 0)} duplicate pairs` : `${number(r.samples, 0)} hands` }),
+      el("td", { class: `num ${r.mbb >= 0 ? "plus" : "minus"}`, text: estimateText(r.mbb, r.ci) }))));
+    $("#mine-no-results").hidden = data.results.length > 0;
+  }
+
+  function requestRow(request) {
+    const what = `${request.tag} · ${request.players.join(" vs ")} · ${request.runs} ${request.duplicate ? "duplicate " : ""}run${request.runs === 1 ? "" : "s"}`;
+    let state = request.state;
+    if (request.waits_for_bot) state += ", waits for your bot";
+    else if (request.running) state = "playing";
+    const cancel = request.state === "queued" ? el("button", { class: "cancel", text: "Cancel", title: "no more runs start; a run playing stops after its hand" }) : null;
+    if (cancel) {
+      cancel.addEventListener("click", async () => {
+        cancel.disabled = true;
+        await postJson(`/api/my/requests/${request.id}/cancel`).catch((error) => { $("#submit-error").textContent = error.message; });
+      });
+    }
+    const shown = request.running ? "playing" : request.state;
+    return el("tr", { class: "request", "data-request": request.id, "data-state": request.state },
+      el("td", { title: request.game }, el("strong", { text: what })),
+      el("td", { class: `status-${shown}`, text: state }),
+      el("td", { class: "num", text: `${request.started}/${request.jobs} runs` }),
+      el("td", {}), el("td", {}, cancel));
+  }
+
+  function runRow(run) {
+    const result = run.pair
+      ? `pair ${estimateText(run.pair.mbb, run.pair.ci)}`
+      : run.result ? estimateText(run.result.mbb, run.result.ci) : "";
+    let state = run.state;
+    if (run.connect.length) state += `: your bot to ${run.connect.map((c) => `${c.host} ${c.port}`).join(", ")}`;
+    if (run.error) state += ` — ${run.error}`;
+    const hands = `${number(run.hands, 0)}` + (run.hands_total ? `/${number(run.hands_total, 0)}` : "");
+    const log = el("a", { href: run.log, text: "log", download: `${run.name}.log`, title: `download ${run.name}.log` });
+    return el("tr", { class: "run", "data-run": run.id, "data-state": run.state, "data-hands": run.hands },
+      el("td", { class: "indent", text: run.name }),
+      el("td", { class: `status-${run.state}`, text: state }),
+      el("td", { class: "num", text: hands }),
+      el("td", { class: "num", text: result }),
+      el("td", {}, log));
+  }
+
+  $("#submit-form").addEventListener("submit", submit);
+  $("#submit-game").addEventListener("change", seats);
+  return { show, hide };
+})();
+
+// ---- Admin (acpcbot serve) ----------------------------------------------------------------
+
+views.admin = (() => {
+  let timer = null;
+
+  async function show() {
+    await refresh();
+    if (timer) clearInterval(timer);
+    timer = setInterval(() => { if (!$("#view-admin").hidden) refresh(); }, 2000);
+  }
+
+  function hide() {
+    if (timer) clearInterval(timer);
+    timer = null;
+  }
+
+  function said(error) {
+    $("#admin-error").textContent = error ? error.message : "";
+  }
+
+  async function act(url, then) {
+    try {
+      const data = await postJson(url);
+      said(null);
+      if (then) then(data);
+    } catch (error) {
+      said(error);
+    }
+    await refresh();
+  }
+
+  function showSecret(data) {
+    const box = $("#admin-secret");
+    box.hidden = false;
+    box.replaceChildren(`${data.name}'s secret (shown once, pass it on): `, el("code", { text: data.secret }));
+  }
+
+  async function refresh() {
+    let users, queue;
+    try {
+      [users, queue] = await Promise.all([getJson("/api/admin/users"), getJson("/api/admin/queue")]);
+    } catch (error) {
+      said(error);
+      return;
+    }
+    const body = $("#admin-users tbody");
+    body.replaceChildren(...users.users.map((user) => {
+      const buttons = el("td", {});
+      const toggle = el("button", { text: user.disabled ? "Enable" : "Disable", "data-action": user.disabled ? "enable" : "disable" });
+      toggle.addEventListener("click", () => act(`/api/admin/users/${encodeURIComponent(user.name)}/${toggle.dataset.action}`));
+      const reset = el("button", { text: "Reset secret", "data-action": "reset" });
+      reset.addEventListener("click", () => act(`/api/admin/users/${encodeURIComponent(user.name)}/reset`, showSecret));
+      buttons.append(toggle, " ", reset);
+      return el("tr", { "data-user": user.name },
+        el("td", { text: user.name }), el("td", { text: user.admin ? "admin" : "user" }),
+        el("td", { class: user.disabled ? "status-failed" : "", text: user.disabled ? "disabled" : "enabled" }),
+        el("td", { text: new Date(user.created * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC" }), buttons);
+    }));
+    const playing = new Map();
+    for (const run of queue.playing) playing.set(run.request, [...(playing.get(run.request) || []), run]);
+    const rows = queue.requests.map((request) => {
+      const cancel = el("button", { text: "Cancel", class: "cancel" });
+      cancel.addEventListener("click", () => act(`/api/admin/requests/${request.id}/cancel`));
+      const runs = (playing.get(request.id) || []).map((run) => `${run.run} (${number(run.hands, 0)} hands)`).join(", ");
+      return el("tr", { "data-request": request.id, "data-user": request.user },
+        el("td", { text: request.user }),
+        el("td", { text: `${request.tag} · ${request.players.join(" vs ")}`, title: request.game }),
+        el("td", { text: request.waits_for_bot ? "waits for the user's bot" : request.running ? "playing" : "queued" }),
+        el("td", { class: "num", text: `${request.started}/${request.jobs}` }),
+        el("td", { text: runs }), el("td", {}, cancel));
+    });
+    $("#admin-queue tbody").replaceChildren(...rows);
+    $("#admin-empty").hidden = rows.length > 0;
+  }
+
+  $("#user-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("#user-form").elements;
+    try {
+      showSecret(await postJson("/api/admin/users", { name: form.name.value.trim(), admin: form.admin.checked }));
+      form.name.value = "";
+      said(null);
+    } catch (error) {
+      said(error);
+    }
+    await refresh();
+  });
+  return { show, hide };
+})();
+
 // ---- start -------------------------------------------------------------------------------
 
 window.addEventListener("hashchange", route);
 getJson("/api/info").then((data) => {
   info = data;
-  $("#folders").textContent = data.folders.length ? `serving ${data.folders.map((f) => f.key).join(", ")}` : "no folders given";
+  showWho();
+  $("#folders").textContent = data.folders.length ? `serving ${data.folders.map((f) => f.key).join(", ")}` : (data.server ? "" : "no folders given");
   route();
 }).catch((error) => { document.body.prepend(el("p", { class: "error", text: `acpcbot web: ${error.message}` })); });

@@ -23,6 +23,7 @@ from acpcbot.cli import main
 from dealer.benchmark.database import Store, database_url
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
 from dealer.benchmark.seeds import run_seeds
+from tests.dealer.benchmark.server import serve_process
 
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
@@ -51,22 +52,8 @@ user ann pw
 @contextlib.contextmanager
 def server(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """``acpcbot serve`` on a free port; killed at the end if still running."""
-    process = subprocess.Popen(
-        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-        assert found, line
-        yield process, int(found.group(1))
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(30)
+    with serve_process(config, data) as (process, port, _):
+        yield process, port
 
 
 def connect(port: int, *args: str, cwd: Path, password: str = "test") -> subprocess.Popen[str]:

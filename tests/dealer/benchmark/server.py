@@ -1,12 +1,16 @@
-"""The benchmark server in the test's event loop (the real service, line server and SQLite
-file, on 127.0.0.1), and a line client that talks to it over a real socket."""
+"""The benchmark server in the test's event loop (the real service, line server, SQLite file
+and, when asked, web page and HTTP API, on 127.0.0.1), and a line client that talks to it
+over a real socket."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +26,11 @@ from dealer.benchmark.service import BenchmarkService, HouseBot
 from dealer.benchmark.serving import ServeSettings, serve
 
 LIMIT = "holdem.limit.2p.reverse_blinds.game"
+ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
+STARTED = re.compile(
+    r"listening on 127\.0\.0\.1:(\d+), RUN lines name \S+?(?:; the page and the HTTP API on "
+    r"(\S+?)/)?;"
+)
 
 CONFIG = f"""
 port 0
@@ -63,6 +72,8 @@ class Server:
     service: BenchmarkService
     port: int
     data: Path
+    url: str = ""
+    """The page's (with ``web=True``), without its final ``/``."""
 
     def store(self) -> Store:
         """Another connection to the server's database (what a restart would read)."""
@@ -70,21 +81,29 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def running(data: Path, settings: ServerConfig | None = None) -> AsyncIterator[Server]:
-    """The server on a free port, serving from ``data``; stopped as a SIGTERM stops it."""
+async def running(
+    data: Path, settings: ServerConfig | None = None, *, web: bool = False
+) -> AsyncIterator[Server]:
+    """The server on a free port, serving from ``data`` (``web``: and its page on another);
+    stopped as a SIGTERM stops it."""
     settings = settings or config()
     stop = asyncio.Event()
     ready: asyncio.Future[Server] = asyncio.get_running_loop().create_future()
     serve_settings = ServeSettings(
-        settings, data, "127.0.0.1", 0, "127.0.0.1", database_url(None, data)
-    )
+        settings, data, "127.0.0.1", 0, "127.0.0.1", database_url(None, data),
+        http_port=0 if web else None,
+    )  # fmt: skip
+    page: list[str] = []
     task = asyncio.create_task(
         serve(
             serve_settings,
             house_bots(settings),
             LocalRunPool(),
             stop=stop,
-            ready=lambda service, port: ready.set_result(Server(service, port, data)),
+            ready=lambda service, port: ready.set_result(
+                Server(service, port, data, page[0].rstrip("/") if page else "")
+            ),
+            web_ready=page.append,
         )
     )
     either: list[asyncio.Future[Any]] = [task, ready]
@@ -142,3 +161,29 @@ class LineClient:
 
     def close(self) -> None:
         self.writer.close()
+
+
+@contextlib.contextmanager
+def serve_process(
+    config: Path, data: Path, *more: str
+) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """``acpcbot serve`` as a process, on free ports (``more``: its other arguments): it, its
+    line port and its page's URL (without its final ``/``; empty without a page); killed at
+    the end if still running."""
+    ports = ("--port", "0") if "--no-http" in more else ("--port", "0", "--http-port", "0")
+    process = subprocess.Popen(
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), *ports, *more],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = STARTED.search(line)
+        assert found, line
+        yield process, int(found[1]), found[2] or ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(30)
