@@ -439,11 +439,12 @@ class BenchmarkService:
     ) -> None:
         job_tag = f"{request.user}.{request.tag}"
 
-        def listening(ports: list[int]) -> None:
+        def listening(ports: list[int], host: str | None = None) -> None:
+            # ``host``: the run plays on another machine (a Dask worker), which names itself.
             if client is not None:
                 for seat, port in zip(order.seats, ports, strict=True):
                     if seat.kind is SeatKind.USER:
-                        client.send(running_text(job_tag, self.public_host, port))
+                        client.send(running_text(job_tag, host or self.public_host, port))
             # On the database thread, before the run's end is recorded there (in order).
             self._db_thread.submit(self.store.run_playing, run.id)
 
