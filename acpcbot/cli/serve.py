@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from acpcbot.cli.arguments import listening_port
 
 if TYPE_CHECKING:
-    from dealer.benchmark import ServerConfig, Store
+    from dealer.benchmark import BenchmarkService, ServerConfig, Store
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server"
 
@@ -78,6 +78,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="a database URL (default sqlite in DIR; postgresql://USER@HOST/DB needs the "
         "postgres extra)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the runs on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT; the cluster extra) instead of in processes of this machine: its "
+        "workers must see DIR at the same path",
     )
     parser.add_argument(
         "--insecure",
@@ -213,15 +220,20 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
     default_database = database_url(None, data)
     shown = f"{data / 'server.db'}" if database == default_database else shown_url(database)
 
-    def ready(service: object, port: int) -> None:
-        del service
+    def ready(service: BenchmarkService, port: int) -> None:
         games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
+        named = public if args.scheduler is None else "each worker's host"
         print(
-            f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}; games: "
-            f"{games}; logs in {data}, database {shown} (SIGTERM or Ctrl-C to stop)",
+            f"acpcbot serve: listening on {host}:{port}, RUN lines name {named}; games: "
+            f"{games}; runs on {service.executor.description}; logs in {data}, database "
+            f"{shown} (SIGTERM or Ctrl-C to stop)",
             flush=True,
         )
 
-    run_server(settings, bots, preload=("agents.registry",), ready=ready)
+    if args.scheduler is not None:
+        from acpcbot.extras import need
+
+        need("distributed", "--scheduler", "cluster")
+    run_server(settings, bots, preload=("agents.registry",), ready=ready, scheduler=args.scheduler)
     print("acpcbot serve: stopped", flush=True)
     return 0

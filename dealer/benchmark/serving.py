@@ -86,14 +86,27 @@ def run_server(
     *,
     preload: tuple[str, ...] = (),
     ready: Callable[[BenchmarkService, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> None:
-    """Serve in this process until SIGTERM or Ctrl-C."""
+    """Serve in this process until SIGTERM or Ctrl-C; the runs play in local processes, or
+    on the Dask cluster whose scheduler is at ``scheduler``."""
+    executor: RunExecutor
+    if scheduler is not None:
+        from dealer.benchmark.daskpool import DaskRunPool
+
+        executor = DaskRunPool(scheduler)
+        executor.connect()  # (an unreachable scheduler is said before anything is served)
+    else:
+        executor = LocalRunPool(preload)
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(settings, bots, LocalRunPool(preload), stop=stop, ready=ready)
+        await serve(settings, bots, executor, stop=stop, ready=ready)
 
-    eventloop.run(main())
+    try:
+        eventloop.run(main())
+    finally:
+        executor.close()  # (again: closing twice is harmless, and a failed start closes too)

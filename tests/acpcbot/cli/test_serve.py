@@ -49,10 +49,10 @@ user ann pw
 
 
 @contextlib.contextmanager
-def server(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+def server(config: Path, data: Path, *more: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """``acpcbot serve`` on a free port; killed at the end if still running."""
     process = subprocess.Popen(
-        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), "--port", "0"],
+        [ACPCBOT, "serve", "--config", str(config), "--data", str(data), "--port", "0", *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -238,6 +238,31 @@ def test_a_killed_server_keeps_everything_and_says_which_run_it_lost(tmp_path: P
     second = _all_runs(store, "neil.slow.r2")
     assert second is None or second.state in (RunState.INTERRUPTED, RunState.FAILED)
     assert store.unended_runs() == []  # a SIGTERM leaves nothing half-recorded
+
+
+@pytest.mark.e2e
+def test_runs_on_a_dask_cluster_log_what_local_runs_log(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    from tests.daskcluster import dask_cluster
+
+    config = write_config(tmp_path)
+    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+    (tmp_path / "cluster").mkdir()
+    with dask_cluster(tmp_path / "cluster") as cluster:
+        logs = {}
+        for where, more in (("local", []), ("dask", ["--scheduler", cluster.address])):
+            data = tmp_path / where
+            with server(config, data, *more) as (process, port):
+                client = connect(port, "--agent", "example", "--seed", "3", "--user", "neil",
+                                 "--run", request, cwd=tmp_path)  # fmt: skip
+                out, err = client.communicate(timeout=300)
+                assert client.returncode == 0, err
+                assert out.count("starting match 127.0.0.1:") == 2  # the workers' address
+                process.send_signal(signal.SIGTERM)
+                assert process.wait(60) == 0
+            logs[where] = {p.name: p.read_bytes() for p in (data / "logs" / "neil").iterdir()}
+    assert sorted(logs["dask"]) == ["neil.t1.r1.log", "neil.t1.r2.log"]
+    assert logs["dask"] == logs["local"]
 
 
 def _all_runs(store: Store, name: str | None = None) -> Any:

@@ -17,7 +17,7 @@ from acpcbot.game import LIMIT_HOLDEM, bundled_game
 from agents.registry import create_agent, entrant
 from dealer.analysis.playedlog import read_log
 from dealer.analysis.results import duplicate_result
-from dealer.benchmark.pool import LocalRunPool, RunStopped
+from dealer.benchmark.pool import LocalRunPool, RunExecutor, RunStopped
 from dealer.benchmark.runs import RunOrder, RunSeat, RunStatus, SeatKind
 from dealer.benchmark.schema import ResultKind, RunState
 from tests.dealer.benchmark.server import LIMIT, LineClient, config, running
@@ -56,7 +56,7 @@ async def test_a_startup_script_plays_a_house_seat(tmp_path: Path, pool: LocalRu
     )
     order = RunOrder(1, "h.t.r1", GAME, LIMIT_HOLDEM, 40, 9, seats, tmp_path / "h.t.r1.log")
     ports: list[list[int]] = []
-    outcome = await asyncio.wait_for(pool.play(order, ports.append), 120)
+    outcome = await asyncio.wait_for(pool.play(order, lambda p, host: ports.append(p)), 120)
     assert (outcome.status, outcome.hands, outcome.error) == (RunStatus.FINISHED, 40, None)
     assert len(ports) == 1 and len(ports[0]) == 2
     assert (tmp_path / "position").read_text() == "1\n"
@@ -66,13 +66,21 @@ async def test_a_startup_script_plays_a_house_seat(tmp_path: Path, pool: LocalRu
 async def test_a_run_cancelled_stops_after_its_hand_and_says_how_far_it_got(
     tmp_path: Path, pool: LocalRunPool
 ) -> None:
+    await stop_mid_run(pool, tmp_path)
+
+
+async def stop_mid_run(pool: RunExecutor, folder: Path) -> None:
+    """A long run of two house agents on ``pool``, cancelled once it plays: it stops after
+    its hand, and its outcome says how far it got, as its log does."""
     seats = (
         RunSeat("caller", SeatKind.AGENT, entrant=entrant("always-call")),
         RunSeat("raiser", SeatKind.AGENT, entrant=entrant("always-raise")),
     )
-    order = RunOrder(2, "h.t.r2", GAME, LIMIT_HOLDEM, 2_000_000, 9, seats, tmp_path / "r.log")
+    order = RunOrder(2, "h.t.r2", GAME, LIMIT_HOLDEM, 2_000_000, 9, seats, folder / "r.log")
     played = asyncio.Event()
-    playing = asyncio.create_task(pool.play(order, lambda ports: None, lambda hands: played.set()))
+    playing = asyncio.create_task(
+        pool.play(order, lambda ports, host: None, lambda hands: played.set())
+    )
     await asyncio.wait_for(played.wait(), 120)
     playing.cancel()
     with pytest.raises(RunStopped) as stopped:
