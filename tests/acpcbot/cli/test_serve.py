@@ -23,6 +23,7 @@ from acpcbot.cli import main
 from dealer.benchmark.database import Store, database_url
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
 from dealer.benchmark.seeds import run_seeds
+from tests.postgresserver import Postgres
 
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
@@ -263,6 +264,48 @@ def test_runs_on_a_dask_cluster_log_what_local_runs_log(tmp_path: Path) -> None:
             logs[where] = {p.name: p.read_bytes() for p in (data / "logs" / "neil").iterdir()}
     assert sorted(logs["dask"]) == ["neil.t1.r1.log", "neil.t1.r2.log"]
     assert logs["dask"] == logs["local"]
+
+
+def test_a_server_on_postgresql_plays_records_and_restarts(
+    tmp_path: Path, postgres: Postgres, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = postgres.new_database()
+    database = ["--database", url]
+    config = write_config(tmp_path)
+    assert main(["serve", "--config", str(config), *database, "user", "add", "bob"]) == 0
+    bob = capsys.readouterr().out.split(": ")[-1].strip()
+    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+    data = tmp_path / "data"
+    with server(config, data, *database) as (process, port):
+        client = connect(port, "--agent", "example", "--seed", "3", "--user", "bob", "--run",
+                         request, cwd=tmp_path, password=bob)  # fmt: skip
+        out, err = client.communicate(timeout=300)
+        assert client.returncode == 0, err
+        assert out.count("finished 50 hands") == 2
+        ann = Line(port, "ann pw")
+        ann.send(f"RUNMATCHES {LIMIT} 3 later 3 LOCAL caller")  # waits for ann's bot
+        ann.until(rb"# QUEUED ann\.later 3 runs")
+        ann.close()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    assert not (data / "server.db").exists()  # all of it in PostgreSQL
+    with server(config, data, *database) as (process, port):
+        line = Line(port, f"bob {bob}")
+        line.send("RESULTS")
+        said = line.until(rb"# t1 vs dpp")
+        assert b"# t1 vs dpp: over 100 hands (2 runs): " in said
+        line.send("QSTAT")
+        assert line.until(rb"later") == f"ann later {LIMIT} * 3 Q\n".encode()
+        line.close()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    store = Store.open(url)
+    (asked,) = store.requests_of(store.user("bob").id)  # type: ignore[union-attr]
+    assert [(r.match_name, r.state, r.seed) for r in store.runs_of(asked.id)] == [
+        ("bob.t1.r1", RunState.FINISHED, run_seeds(7, 2)[0]),
+        ("bob.t1.r2", RunState.FINISHED, run_seeds(7, 2)[1]),
+    ]
+    store.close()
 
 
 def _all_runs(store: Store, name: str | None = None) -> Any:
