@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -196,30 +197,24 @@ def test_everything_is_read_back_the_same_after_a_restart(url: str, store: Store
     pairs = [ResultRecord(ResultKind.PAIRS, "ann", ann.id, "dpp", 50, 30.0, 900.0, 1, a.id)]
     store.end_run(b.id, RunState.FINISHED, hands=50, error=None, now=7.0, results_of_run=pairs,
                   told=True)  # fmt: skip
-    before = (
-        store.users(),
-        [store.requests_of(u.id) for u in (ann, neil)],
-        [store.runs_of(r) for r in (first, second)],
-        store.unended_runs(),
-        store.untold_runs(neil.id),
-        store.results_of(ann.id),
-        [store.results_of_run(r.id) for r in (a, b)],
-        store.open_requests(),
-        store.run(lost.id),
-    )
+
+    def everything(store: Store) -> tuple[Any, ...]:
+        return (
+            store.users(),
+            [store.requests_of(u.id) for u in (ann, neil)],
+            [store.runs_of(r) for r in (first, second)],
+            store.unended_runs(),
+            store.untold_runs(neil.id),
+            store.results_of(ann.id),
+            [store.results_of_run(r.id) for r in (a, b)],
+            store.open_requests(),
+            store.run(lost.id),
+        )
+
+    before = everything(store)
     store.close()
     again = Store.open(url)
-    after = (
-        again.users(),
-        [again.requests_of(u.id) for u in (ann, neil)],
-        [again.runs_of(r) for r in (first, second)],
-        again.unended_runs(),
-        again.untold_runs(neil.id),
-        again.results_of(ann.id),
-        [again.results_of_run(r.id) for r in (a, b)],
-        again.open_requests(),
-        again.run(lost.id),
-    )
+    after = everything(again)
     again.close()
     assert after == before
     users, asked, played, unended, _, results, _, queued, lost_again = after
