@@ -174,6 +174,8 @@ class BenchmarkService:
         self._check_s = _FIRST_CHECK_S
         """How long a password check takes (a moving average)."""
         self._logons_from: dict[str, _Turn] = {}
+        self._ending: dict[int, list[asyncio.Future[None]]] = {}
+        """Who waits for each open request to end (:meth:`request_ended`)."""
         """The addresses with a logon under way (see :meth:`_one_logon_from`)."""
         self._wake = asyncio.Event()
         self._stopping = False
@@ -372,6 +374,21 @@ class BenchmarkService:
             wait_start=wait_start,
         )
 
+    async def request_ended(self, request_id: int) -> None:
+        """Return once the request has no run left to start or playing."""
+        if request_id not in self._requests:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._ending.setdefault(request_id, []).append(waiter)
+        try:
+            await waiter
+        finally:
+            waiting = self._ending.get(request_id, [])
+            if waiter in waiting:
+                waiting.remove(waiter)
+                if not waiting:
+                    del self._ending[request_id]
+
     def queue_entries(self, viewer: int | None) -> list[QueueEntry]:
         return self.queue.entries(viewer, show_others=self.config.queue_shows_others)
 
@@ -511,6 +528,9 @@ class BenchmarkService:
             self.queue.ended(request.id)
             if request.id not in self.queue:
                 self._requests.pop(request.id, None)
+                for waiter in self._ending.pop(request.id, []):
+                    if not waiter.done():
+                        waiter.set_result(None)
             self._wake.set()
 
     async def _record(
