@@ -6,6 +6,7 @@ server listening; SIGTERM or Ctrl-C stops it cleanly (:meth:`.service.BenchmarkS
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acpcbot import eventloop
+from acpcbot.errors import AcpcError
 from acpcbot.logconfig import get_logger
 from dealer.benchmark.config import ServerConfig
 from dealer.benchmark.database import Store
@@ -69,7 +71,11 @@ async def serve(
         log.warning("run_lost", run=run.match_name, hands=run.hands, why=run.error)
     lines = LineServer(service)
     try:
-        await lines.start(settings.host, settings.port)
+        try:
+            await lines.start(settings.host, settings.port)
+        except OSError as exc:  # (in use, or an address not of this machine)
+            why = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+            raise AcpcError(f"cannot listen on {settings.host}:{settings.port}: {why}") from None
         if ready is not None:
             ready(service, lines.port)
         await stop.wait()

@@ -366,3 +366,18 @@ def test_listening_beyond_the_loopback_needs_insecure(
 ) -> None:
     assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 1
     assert "give --insecure to do it anyway" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "small.config"
+    config.write_text(f"game {LIMIT} {{\n  bot caller always-call\n}}\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["serve", "--config", str(config), "--data", str(tmp_path), "--port", str(port)]
+        assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err == f"acpcbot: error: cannot listen on 127.0.0.1:{port}: address already in use\n"
