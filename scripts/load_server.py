@@ -78,6 +78,8 @@ class Request:
     """Its bot was killed on purpose."""
     exit_status: int | None = None
     refused: bool = False
+    cut_off: bool = False
+    """Its client lost the server (killed on purpose) before the request ended."""
 
 
 @dataclass
@@ -88,6 +90,12 @@ class Load:
     rss_kib: list[tuple[float, int]] = field(default_factory=list)
     kills_left: int = 0
     kill_every: int = 3
+    server: Any = None
+    """The server's process (a new one after a restart)."""
+    server_down: bool = False
+    """The server was killed on purpose and is not listening again yet."""
+    killed_server: dict[str, Any] | None = None
+    """What was recorded at the server's kill (--kill-server-at)."""
 
 
 def _rss_kib(pid: int) -> int:
@@ -142,6 +150,9 @@ async def _user(
     """One user: a request at a time until ``until``, against dpp and plicas in turn."""
     number = 0
     while time.monotonic() < until:
+        if load.server_down:
+            await asyncio.sleep(0.5)
+            continue
         number += 1
         opponent = ("dpp", "plicas")[number % 2]
         tag = f"n{number}"
@@ -161,29 +172,35 @@ async def _user(
             log = data / "logs" / name / f"{name}.{tag}.r1.log"
             killer = asyncio.create_task(_kill_mid_run(client, log, request))
         assert client.stdout is not None
+        job = f"{name}.{tag}"
+        # After a restart, the runs of a request cut off by the kill that were still queued
+        # start on the user's next logon: their lines name their own tag, not this one's.
         while line := await client.stdout.readline():
             text = line.decode(errors="replace")
+            words = text.split()
             now = time.monotonic()
-            if text.startswith("# QUEUED"):
+            if text.startswith(f"# QUEUED {job} "):
                 request.queued = now
-            elif text.startswith("# RUNNING"):
+            elif text.startswith(f"# RUNNING {job}\n"):
                 request.running = request.running or now
-            elif text.startswith("# ENDED"):
-                words = text.split()
+            elif text.startswith(f"# ENDED {job}.r"):
                 request.ended, request.status, request.hands = now, words[3], int(words[4])
             elif text.startswith("BAD RUNMATCHES"):
                 request.refused = True
         request.exit_status = await client.wait()
         if killer is not None:
             killer.cancel()
-        if request.refused:
+        if request.status is None and (load.server_down or request.exit_status != 0):
+            request.cut_off = load.killed_server is not None
+        if request.refused or request.queued is None:
             await asyncio.sleep(1.0)
 
 
-async def _sample(pid: int, load: Load, started: float, stop: asyncio.Event) -> None:
+async def _sample(load: Load, started: float, stop: asyncio.Event) -> None:
     while not stop.is_set():
         with contextlib.suppress(OSError):
-            load.rss_kib.append((time.monotonic() - started, _rss_kib(pid)))
+            if not load.server_down:
+                load.rss_kib.append((time.monotonic() - started, _rss_kib(load.server.pid)))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), _SAMPLE_S)
 
@@ -211,27 +228,16 @@ async def _run(args: argparse.Namespace, data: Path, scheduler: str | None) -> d
     command = [str(ACPCBOT), "serve", "--config", str(config), "--data", str(data)]
     if scheduler is not None:
         command += ["--scheduler", scheduler]
-    with (data / "server.err").open("wb") as err:
-        server = await asyncio.create_subprocess_exec(
-            *command, stdout=asyncio.subprocess.PIPE, stderr=err
-        )
-    load = Load(kills_left=args.kill)
+    server, port = await _start_server(command, data)
+    load = Load(kills_left=args.kill, server=server)
+    killing: asyncio.Task[Any] | None = None
     try:
-        assert server.stdout is not None
-        first = (await asyncio.wait_for(server.stdout.readline(), 300)).decode()
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
-        if found is None:
-            sys.exit(
-                f"load_server: the server did not start: {first}{(data / 'server.err').read_text()}"
-            )
-        port = int(found.group(1))
-        print(f"load_server: {first.strip()}", file=sys.stderr, flush=True)
         # The bots of the 2nd, 5th, 8th... requests are killed, until --kill were.
         load.kill_every = 3
         started = time.monotonic()
         stop = asyncio.Event()
         watchers = [
-            asyncio.create_task(_sample(server.pid, load, started, stop)),
+            asyncio.create_task(_sample(load, started, stop)),
             asyncio.create_task(_progress(load, started, stop)),
         ]
         until = started + args.duration
@@ -239,16 +245,26 @@ async def _run(args: argparse.Namespace, data: Path, scheduler: str | None) -> d
             asyncio.create_task(_user(name, pw, port, data, args, load, until))
             for name, pw in users.items()
         ]
+        if args.kill_server_at is not None:
+            restart = [*command, "--port", str(port)]
+            killing = asyncio.create_task(
+                _kill_server(restart, data, load, started + args.kill_server_at)
+            )
         done, pending = await asyncio.wait(players, timeout=args.duration + args.drain)
         drained = time.monotonic() - started
         for task in done:
             task.result()
         for task in pending:
             task.cancel()
+        if killing is not None:
+            await killing
         stop.set()
         await asyncio.gather(*watchers)
-        load.rss_kib.append((time.monotonic() - started, _rss_kib(server.pid)))
+        load.rss_kib.append((time.monotonic() - started, _rss_kib(load.server.pid)))
     finally:
+        server = load.server
+        if killing is not None and not killing.done():
+            killing.cancel()
         if server.returncode is None:
             server.send_signal(signal.SIGTERM)
             try:
@@ -257,6 +273,95 @@ async def _run(args: argparse.Namespace, data: Path, scheduler: str | None) -> d
                 server.kill()
                 await server.wait()
     return _report(args, load, data, drained, scheduler, bool(pending))
+
+
+async def _start_server(command: list[str], data: Path) -> tuple[asyncio.subprocess.Process, int]:
+    """The server started, once it listens, and its port."""
+    with (data / "server.err").open("ab") as err:
+        server = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE, stderr=err
+        )
+    assert server.stdout is not None
+    first = (await asyncio.wait_for(server.stdout.readline(), 300)).decode()
+    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
+    if found is None:
+        sys.exit(
+            f"load_server: the server did not start: {first}{(data / 'server.err').read_text()}"
+        )
+    print(f"load_server: {first.strip()}", file=sys.stderr, flush=True)
+    return server, int(found.group(1))
+
+
+def _recorded(data: Path) -> dict[str, Any]:
+    """What the server's database holds: the requests (``USER.TAG``: state) and the runs
+    (``USER.TAG.rN``: state, hands, error)."""
+    store = Store.open(database_url(None, data))
+    try:
+        requests, runs = {}, {}
+        for user in store.users():
+            for asked in store.requests_of(user.id):
+                requests[f"{user.name}.{asked.tag}"] = asked.state.value
+                for run in store.runs_of(asked.id):
+                    runs[run.match_name] = (run.state.value, run.hands, run.error)
+    finally:
+        store.close()
+    return {"requests": requests, "runs": runs}
+
+
+async def _kill_server(command: list[str], data: Path, load: Load, when: float) -> None:
+    """SIGKILL the server at ``when`` and start it again on the same data and port: what the
+    clients had been told and what the database held, just before and after."""
+    await asyncio.sleep(max(0.0, when - time.monotonic()))
+    accepted = {f"{r.user}.{r.tag}" for r in load.requests if r.queued is not None}
+    finished = {f"{r.user}.{r.tag}.r1": r.hands for r in load.requests if r.status == "finished"}
+    load.server_down = True
+    load.killed_server = {}
+    load.server.send_signal(signal.SIGKILL)
+    await load.server.wait()
+    at_kill = _recorded(data)
+    print(
+        f"load_server: server killed (SIGKILL): {len(accepted)} requests accepted, "
+        f"{len(finished)} runs finished as the clients were told; the database holds "
+        f"{len(at_kill['requests'])} requests, "
+        f"{sum(s == 'finished' for s, _, _ in at_kill['runs'].values())} runs finished",
+        file=sys.stderr,
+        flush=True,
+    )
+    restarted_at = time.monotonic()
+    server, _ = await _start_server(command, data)
+    load.server = server
+    load.server_down = False
+    load.killed_server = {
+        "accepted": sorted(accepted),
+        "finished": finished,
+        "at_kill": at_kill,
+        "restart_s": round(time.monotonic() - restarted_at, 1),
+    }
+
+
+def _after_kill(killed: dict[str, Any], data: Path) -> dict[str, Any]:
+    """The kill's account: what the clients had been told before it, against the database at
+    the end (every accepted request there, every finished run finished with its hands), and
+    how the runs playing at the kill ended."""
+    end = _recorded(data)
+    before = killed["at_kill"]
+    missing = [job for job in killed["accepted"] if job not in end["requests"]]
+    changed = [name for name, hands in killed["finished"].items()
+               if end["runs"].get(name, (None, None, None))[:2] != ("finished", hands)]  # fmt: skip
+    playing = {name: end["runs"].get(name) for name, (state, _, _) in before["runs"].items()
+               if not RunState(state).ended}  # fmt: skip
+    return {
+        "requests_accepted_before": len(killed["accepted"]),
+        "runs_finished_before": len(killed["finished"]),
+        "requests_in_database_at_kill": len(before["requests"]),
+        "runs_finished_in_database_at_kill": sum(
+            s == "finished" for s, _, _ in before["runs"].values()
+        ),
+        "accepted_requests_missing_after": missing,
+        "finished_runs_changed_after": changed,
+        "runs_playing_at_kill": {name: list(run) if run else None for name, run in playing.items()},
+        "restart_s": killed["restart_s"],
+    }
 
 
 def _percentile(values: list[float], p: float) -> float | None:
@@ -282,14 +387,20 @@ def _report(
     lost = []
     for r in queued:
         found = recorded.get((r.user, r.tag))
-        if r.status is None or found is None or found[0].state is not RequestState.DONE:
+        # A request whose client lost the killed server is not lost if the database has it
+        # done (its run failed by the kill, or played after the restart).
+        if (r.status is None and not r.cut_off) or found is None \
+                or found[0].state is not RequestState.DONE:  # fmt: skip
             lost.append(f"{r.user}.{r.tag}")
     runs = [run for _, played in recorded.values() for run in played]
     finished = [run for run in runs if run.state is RunState.FINISHED]
     killed = {f"{r.user}.{r.tag}.r1" for r in load.requests if r.killed}
+    at_kill = (load.killed_server or {}).get("at_kill", {"runs": {}})["runs"]
+    by_kill = {name for name, (state, _, _) in at_kill.items()
+               if not RunState(state).ended}  # fmt: skip
     failed = [run for run in runs if run.state is not RunState.FINISHED]
     failed_other = [f"{run.match_name}: {run.state.value}: {run.error}" for run in failed
-                    if run.match_name not in killed]  # fmt: skip
+                    if run.match_name not in killed | by_kill]  # fmt: skip
     waits = [r.running - r.queued for r in queued if r.running is not None and r.queued]
     hands = sum(run.hands for run in runs)
     rss = [kib / 1024 for _, kib in load.rss_kib]
@@ -312,6 +423,10 @@ def _report(
         "lost": lost,
         "failed": failed_other,
         "killed_on_purpose": sorted(killed),
+        "failed_by_server_kill": sorted(
+            run.match_name for run in failed if run.match_name in by_kill
+        ),
+        "server_kill": _after_kill(load.killed_server, data) if load.killed_server else None,
         "cut_short": cut_short,
         "load_average": os.getloadavg(),
         "by_request": [asdict(r) for r in load.requests],
@@ -338,6 +453,21 @@ def _print(report: dict[str, Any]) -> None:
     )
     for line in report["lost"] + report["failed"]:
         print(f"    {line}")
+    kill = report["server_kill"]
+    if kill is not None:
+        playing = kill["runs_playing_at_kill"]
+        print(
+            f"  server killed (SIGKILL) and started again in {kill['restart_s']} s: before, "
+            f"{kill['requests_accepted_before']} requests accepted and "
+            f"{kill['runs_finished_before']} runs finished as the clients were told (the "
+            f"database: {kill['requests_in_database_at_kill']} requests, "
+            f"{kill['runs_finished_in_database_at_kill']} runs finished); after, "
+            f"{len(kill['accepted_requests_missing_after'])} of those requests missing, "
+            f"{len(kill['finished_runs_changed_after'])} of those runs changed; "
+            f"{len(playing)} runs playing at the kill:"
+        )
+        for name, run in playing.items():
+            print(f"    {name}: {run}")
 
 
 def main() -> None:
@@ -370,6 +500,11 @@ def main() -> None:
     where.add_argument(
         "--dask-workers", type=int, default=0, metavar="N",
         help="start a Dask scheduler and N one-thread workers here for the runs",
+    )  # fmt: skip
+    parser.add_argument(
+        "--kill-server-at", type=float, metavar="SECONDS",
+        help="SIGKILL the server this many seconds in and start it again on the same data "
+        "and port; report what was kept",
     )  # fmt: skip
     parser.add_argument("--data", type=Path, help="the server's data folder (default: temporary)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
