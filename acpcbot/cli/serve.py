@@ -17,6 +17,11 @@ start. SIGTERM or Ctrl-C stops the runs after their hand and keeps the queue; af
 the runs that were playing are marked failed (every hand their logs hold is kept) and their
 users are told when they next log on.
 
+--scheduler tcp://HOST:PORT plays the runs on a Dask cluster (the cluster extra) instead of
+in processes of this machine: each worker must see DATA at the same path (the runs write
+their logs there), and RUN lines name the worker's host ($ACPCBOT_PUBLIC_HOST in the
+worker's environment, else its address).
+
 It listens on 127.0.0.1 unless told: the line protocol has no TLS (passwords cross the
 network in the clear), so another address needs --insecure. Needs the server extra.
 """
@@ -88,8 +93,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--insecure",
-        action="store_true",
-        help="listen on an address other than the loopback, without TLS",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="listen on an address other than the loopback, without TLS (default: no)",
     )
     users = parser.add_subparsers(dest="serve_command", metavar="user")
     user = users.add_parser(
