@@ -3,7 +3,8 @@
 #   ./dev.sh match [ACPCBOT MATCH ARGS...]   a local duplicate match (default: PLICAS vs dpp)
 #   ./dev.sh test  [PYTEST ARGS...]          ruff, mypy --strict, the import contracts, the
 #                                            docs (strict), all tests (what CI runs;
-#                                            mosquitto and chromium from Debian if missing)
+#                                            mosquitto, chromium and postgresql from Debian
+#                                            if missing)
 #   ./dev.sh test --fast [PYTEST ARGS...]    the same checks, then only the fast tier: the
 #                                            tests that stay in-process (not e2e, not slow)
 # and two helpers:
@@ -59,6 +60,15 @@ ensure_chromium() {
     fi
 }
 
+# The benchmark server's database tests start a real PostgreSQL (tests/postgresserver.py):
+# Debian's postgresql, whose initdb and postgres they run in a temporary folder.
+ensure_postgresql() {
+    if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+        echo "dev.sh: installing postgresql (Debian's package) for the server's database tests" >&2
+        install_debian_packages postgresql
+    fi
+}
+
 # The extras pyproject.toml declares, space-separated.
 known_extras() {
     "$venv/bin/python" -c 'import tomllib
@@ -108,6 +118,7 @@ case "$cmd" in
         if [ ${#tier[@]} -eq 0 ]; then
             ensure_mosquitto
             ensure_chromium
+            ensure_postgresql
             # Playwright drives that chromium: the browser tests' extra, not the fast tier's.
             install_project test,browser
         else

@@ -7,8 +7,9 @@
 #   tournament, and one match is played over TCP (each agent's warm-up reaches every kernel
 #   its decisions use; the dealer scores the showdowns); the equity command runs both ways
 #   (enumeration, Monte Carlo): the compiled kernels land in $NUMBA_CACHE_DIR, in the image.
-# - Python: the modules these commands, the plots, the MQTT client and Dask's scheduler and
-#   workers import are compiled to bytecode; the rest of the third-party packages is left as
+# - Python: the modules these commands, the plots, the MQTT client, Dask's scheduler and
+#   workers, and the benchmark server (its migrations, PostgreSQL's driver) import are
+#   compiled to bytecode; the rest of the third-party packages is left as
 #   source, which keeps the image small (pip installed them with --no-compile).
 set -eu
 work=$(mktemp -d)
@@ -24,6 +25,11 @@ acpcbot --log-level warning match example always-call --hands 20 --jobs 1 --tran
 acpcbot equity AhKh random --trials 1000 >/dev/null
 acpcbot equity AhKh QsQd --board Qh7h2c >/dev/null
 python -c 'import aiomqtt, paho.mqtt.client, uvloop, distributed, distributed.cli.dask_scheduler, distributed.cli.dask_worker'
+# The benchmark server: its database made and migrated (SQLite here), a user's password
+# hashed, and the PostgreSQL driver and the Dask executor imported.
+acpcbot serve --data server user add warm-up >/dev/null
+acpcbot serve --data server user list | grep -q '^warm-up '
+python -c 'import psycopg, sqlalchemy.dialects.postgresql.psycopg, dealer.benchmark.daskpool, dealer.benchmark.serving'
 dask scheduler --help >/dev/null
 dask worker --help >/dev/null
 cd /

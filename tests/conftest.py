@@ -14,6 +14,7 @@ from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.logconfig import kept_configuration
 from tests import tiers
 from tests.mqttbroker import broker  # noqa: F401  (a fixture: a real mosquitto)
+from tests.postgresserver import postgres  # noqa: F401  (a fixture: a real PostgreSQL)
 
 REPO = Path(__file__).resolve().parents[1]
 

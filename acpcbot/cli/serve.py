@@ -24,6 +24,11 @@ requests and runs live, their logs and results), an admin view; and the API a sc
 with the user's password as its token (NAME:PASSWORD), to submit and cancel requests, follow
 them and download its logs (/api/openapi.json describes it).
 
+--scheduler tcp://HOST:PORT plays the runs on a Dask cluster (the cluster extra) instead of
+in processes of this machine: each worker must see DATA at the same path (the runs write
+their logs there), and RUN lines name the worker's host ($ACPCBOT_PUBLIC_HOST in the
+worker's environment, else its address).
+
 It listens on 127.0.0.1 unless told: the line protocol has no TLS (passwords cross the
 network in the clear), so another address needs --insecure; the page and the API take TLS
 (--tls-cert, --tls-key), without which they are in the clear too. Needs the server extra.
@@ -40,7 +45,7 @@ from acpcbot.cli.arguments import listening_port
 if TYPE_CHECKING:
     import ssl
 
-    from dealer.benchmark import ServerConfig, Store
+    from dealer.benchmark import BenchmarkService, ServerConfig, Store
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
@@ -119,10 +124,18 @@ def register(parser: argparse.ArgumentParser) -> None:
         "logs are; default none: no such views)",
     )
     parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the runs on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT; the cluster extra) instead of in processes of this machine: its "
+        "workers must see DIR at the same path",
+    )
+    parser.add_argument(
         "--insecure",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=False,
         help="listen on an address other than the loopback, without TLS for the line "
-        "protocol (and for the page, without --tls-cert)",
+        "protocol (and for the page, without --tls-cert) (default: no)",
     )
     users = parser.add_subparsers(dest="serve_command", metavar="user")
     user = users.add_parser(
@@ -289,16 +302,28 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
 
     page: list[str] = []
 
-    def ready(service: object, port: int) -> None:
-        del service
+    def ready(service: BenchmarkService, port: int) -> None:
         games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
+        named = public if args.scheduler is None else "each worker's host"
         web = f"; the page and the HTTP API on {page[0]}" if page else ""
         print(
-            f"acpcbot serve: listening on {host}:{port}, RUN lines name {public}{web}; games: "
-            f"{games}; logs in {data}, database {shown} (SIGTERM or Ctrl-C to stop)",
+            f"acpcbot serve: listening on {host}:{port}, RUN lines name {named}{web}; games: "
+            f"{games}; runs on {service.executor.description}; logs in {data}, database "
+            f"{shown} (SIGTERM or Ctrl-C to stop)",
             flush=True,
         )
 
-    run_server(settings, bots, preload=("agents.registry",), ready=ready, web_ready=page.append)
+    if args.scheduler is not None:
+        from acpcbot.extras import need
+
+        need("distributed", "--scheduler", "cluster")
+    run_server(
+        settings,
+        bots,
+        preload=("agents.registry",),
+        ready=ready,
+        web_ready=page.append,
+        scheduler=args.scheduler,
+    )
     print("acpcbot serve: stopped", flush=True)
     return 0

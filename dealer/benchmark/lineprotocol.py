@@ -9,6 +9,11 @@ words after the players are our options (``DUPLICATE``, ``SINGLE``), which the C
 Our own news for a client (a run that ended, a run lost while the server was down) goes in
 ``#`` comment lines, which ``bm_widget`` prints as they come.
 
+The reference's later client, ``bm_run_matches``, says everything on its logon line:
+``NAME PW games``, or ``NAME PW run 2pl SCRIPT RUNS TAG SEED P1 P2`` (``2pl``: limit hold'em
+for two, ``2pn`` no-limit, ``3pl`` limit for three; ``local`` for its own bot), and ends when
+it reads ``Matches finished`` (:func:`parse_batch`).
+
 >>> parse_command(b"qstat please")
 Command(kind=<CommandKind.QSTAT: 'QSTAT'>, rest=' please')
 >>> games = {"holdem.limit.2p.reverse_blinds.game": OfferedGame(2, ("dpp", "plicas"), 10)}
@@ -27,13 +32,19 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from acpcbot.game import BettingType
+
 __all__ = [
     "BAD_LOGON",
     "BAD_RUNMATCHES",
+    "BATCH_GAMES",
     "HELP",
     "LOGON_OKAY",
+    "MATCHES_FINISHED",
     "MAX_TAG_CHARS",
     "UNKNOWN",
+    "Batch",
+    "BatchKind",
     "Command",
     "CommandKind",
     "Logon",
@@ -45,6 +56,7 @@ __all__ = [
     "ended_text",
     "games_text",
     "match_spec",
+    "parse_batch",
     "parse_command",
     "parse_logon",
     "parse_runmatches",
@@ -71,6 +83,8 @@ HELP = (
 """The reference's help, without the two stray bytes its C writes after the last line (it
 writes that 58-byte line with a count of 60)."""
 
+MATCHES_FINISHED = b"Matches finished\n"
+"""What ``bm_run_matches`` ends on."""
 QUEUE_EMPTY = b"Queue empty\n"
 MAX_TAG_CHARS = 64
 LOCAL = "LOCAL"
@@ -147,6 +161,55 @@ def parse_logon(line: bytes) -> Logon | None:
     if len(words) < 2:
         return None
     return Logon(_text(words[0]), _text(words[1]))
+
+
+BATCH_GAMES = {
+    "2pl": (BettingType.LIMIT, 2),
+    "2pn": (BettingType.NO_LIMIT, 2),
+    "3pl": (BettingType.LIMIT, 3),
+}
+"""``bm_run_matches``' kinds of game: the betting and the players."""
+
+
+class BatchKind(enum.Enum):
+    GAMES = "games"
+    RUN = "run"
+    RERUN = "rerun"
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What a ``bm_run_matches`` logon line asks for."""
+
+    kind: BatchKind
+    game: str = ""
+    """The kind of game (``2pl``...), as given."""
+    rest: str = ""
+    """A run's ``RUNS TAG SEED PLAYER ...``, ``local`` written ``LOCAL``."""
+
+
+def parse_batch(line: bytes) -> Batch | None:
+    """What a logon line asks for after ``NAME PW`` (``bm_run_matches``' way), or ``None``
+    for a logon alone (the reference's server ignores any other words after the password,
+    and so do we).
+
+    >>> parse_batch(b"neil pw run 2pl ./bot.sh 2 t1 7 local dpp")
+    Batch(kind=<BatchKind.RUN: 'run'>, game='2pl', rest='2 t1 7 LOCAL dpp')
+    >>> parse_batch(b"neil pw games").kind, parse_batch(b"neil pw"), parse_batch(b"neil pw x")
+    (<BatchKind.GAMES: 'games'>, None, None)
+    """
+    words = [_text(w) for w in _words(line)[2:]]
+    if not words:
+        return None
+    try:
+        kind = BatchKind(words[0].lower())
+    except ValueError:
+        return None
+    if kind is BatchKind.GAMES:
+        return Batch(kind)
+    game = words[1] if len(words) > 1 else ""
+    rest = [LOCAL if w.lower() == "local" else w for w in words[3:]]  # (after the script)
+    return Batch(kind, game, " ".join(rest))
 
 
 def parse_command(line: bytes) -> Command:

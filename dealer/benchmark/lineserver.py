@@ -10,6 +10,12 @@ line is its logon: a wrong one is answered ``BAD LOGON`` and closed, as the refe
 no command is taken before. There are at most ``max_connections`` connections, and
 ``max_connections_per_address`` from one address: more are closed at once. Repeated bad
 logons lock a name and an address out, for a growing time (:class:`~.passwords.Lockout`).
+
+A logon line that goes on as ``bm_run_matches`` writes it (``NAME PW games``, ``NAME PW run
+2pl SCRIPT RUNS TAG SEED P1 P2``) is answered as that client expects: the games, or the
+request queued and its runs played (``RUN`` lines, ``#`` news), then ``Matches finished``,
+and the connection is closed. ``2pl`` is the first game configured with limit betting for
+two (``2pn``: no-limit for two, ``3pl``: limit for three).
 """
 
 from __future__ import annotations
@@ -25,12 +31,18 @@ from dealer.benchmark.database import UserRecord
 from dealer.benchmark.lineprotocol import (
     BAD_LOGON,
     BAD_RUNMATCHES,
+    BATCH_GAMES,
     HELP,
     LOGON_OKAY,
+    MATCHES_FINISHED,
     UNKNOWN,
+    Batch,
+    BatchKind,
     CommandKind,
+    MatchSpec,
     comment,
     games_text,
+    parse_batch,
     parse_command,
     parse_logon,
     parse_runmatches,
@@ -58,6 +70,8 @@ class _Connection:
         self._writer = writer
         self._address = address
         self.user: UserRecord | None = None
+        self.batch: asyncio.Task[None] | None = None
+        """A ``bm_run_matches`` logon's work, under way."""
 
     @property
     def address(self) -> str:
@@ -79,6 +93,10 @@ class _Connection:
 
     def abort(self) -> None:
         self._writer.transport.abort()
+
+    def close(self) -> None:
+        """Close once what was sent is written."""
+        self._writer.close()
 
     async def drained(self) -> bool:
         """Wait for what was sent to be read (a while); false if the client was dropped."""
@@ -148,6 +166,8 @@ class LineServer:
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
+            if connection.batch is not None:
+                connection.batch.cancel()  # (its request stays queued, as any other)
             if connection.user is not None:
                 self.service.disconnected(connection.user.id, connection)
             self._tasks.pop(task, None)
@@ -190,6 +210,9 @@ class LineServer:
             connection.send(LOGON_OKAY)
             for news in await service.connected(user, connection):
                 connection.send(news)
+            batch = parse_batch(line)
+            if batch is not None:
+                connection.batch = asyncio.create_task(self._batch(batch, connection))
             return True
         user = connection.user
         command = parse_command(line)
@@ -200,18 +223,7 @@ class LineServer:
         elif command.kind is CommandKind.QSTAT:
             connection.send(queue_text(service.queue_entries(user.id)))
         elif command.kind is CommandKind.RUNMATCHES:
-            spec = parse_runmatches(command.rest, service.games)
-            if spec is None:
-                connection.send(BAD_RUNMATCHES)
-                return True
-            try:
-                request = await service.submit(user, spec, connection.address)
-            except Refused as refused:
-                if refused.why is not None:
-                    connection.send(comment(f"refused: {refused.why}"))
-                connection.send(BAD_RUNMATCHES)
-                return True
-            connection.send(queued_text(f"{user.name}.{request.tag}", request.jobs))
+            await self._submit(parse_runmatches(command.rest, service.games), connection)
         elif line[:7].upper() == b"RESULTS":
             standings = await service.standings(user)
             for standing in standings:
@@ -221,3 +233,46 @@ class LineServer:
         else:
             connection.send(UNKNOWN)
         return True
+
+    async def _submit(self, spec: MatchSpec | None, connection: _Connection) -> int | None:
+        """Queue a request and say so (its id), or answer why not."""
+        assert connection.user is not None
+        if spec is None:
+            connection.send(BAD_RUNMATCHES)
+            return None
+        try:
+            request = await self.service.submit(connection.user, spec, connection.address)
+        except Refused as refused:
+            if refused.why is not None:
+                connection.send(comment(f"refused: {refused.why}"))
+            connection.send(BAD_RUNMATCHES)
+            return None
+        connection.send(queued_text(f"{connection.user.name}.{request.tag}", request.jobs))
+        return request.id
+
+    async def _batch(self, batch: Batch, connection: _Connection) -> None:
+        """A ``bm_run_matches`` logon's work, then ``Matches finished`` and the end."""
+        service = self.service
+        if batch.kind is BatchKind.GAMES:
+            connection.send(games_text(service.offered_games()))
+        elif batch.kind is BatchKind.RERUN:
+            connection.send(comment("refused: rerun is not offered: ask for the run again"))
+            connection.send(BAD_RUNMATCHES)
+        else:
+            wanted = BATCH_GAMES.get(batch.game.lower())
+            game = next(
+                (g.file for g in service.config.games
+                 if (g.game.betting_type, g.game.num_players) == wanted),
+                None,
+            )  # fmt: skip
+            if game is None:
+                connection.send(comment(f"refused: no game of kind {batch.game!r} here"))
+                connection.send(BAD_RUNMATCHES)
+            else:
+                spec = parse_runmatches(f" {game} {batch.rest}", service.games)
+                request_id = await self._submit(spec, connection)
+                if request_id is not None:
+                    await service.request_ended(request_id)
+        connection.send(MATCHES_FINISHED)
+        await connection.drained()
+        connection.close()

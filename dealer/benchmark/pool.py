@@ -13,8 +13,8 @@ death), so a killed server leaves no run playing behind it.
 :meth:`LocalRunPool.play` is cancellable: cancelled, it asks the run to stop after its hand
 (SIGTERM to its process), waits for the outcome a while, and kills the process if it must.
 A process that dies without an outcome is a :attr:`~dealer.benchmark.runs.RunStatus.FAILED`
-run that says how it died. Another executor (a Dask cluster) offers the same
-:class:`RunExecutor` face.
+run that says how it died. The other executor, a Dask cluster's
+(:class:`~dealer.benchmark.daskpool.DaskRunPool`), offers the same :class:`RunExecutor` face.
 """
 
 from __future__ import annotations
@@ -32,12 +32,18 @@ from typing import Any, Protocol
 from dealer.analysis.stats import SampleSums
 from dealer.benchmark.runs import RunOrder, RunOutcome, RunStatus, play_run
 
-__all__ = ["LocalRunPool", "RunExecutor"]
+__all__ = ["ListeningAt", "LocalRunPool", "RunExecutor", "RunStopped"]
 
 _HAND_REPORT_S = 1.0
 """Least time between two reports of a run's hands."""
 STOP_GRACE_S = 30.0
 """How long a run asked to stop gets to finish its hand before its process is killed."""
+
+
+ListeningAt = Callable[[list[int], str | None], None]
+"""Told a run's ports (in seat order) as soon as its seats listen, and the host its user
+seats listen at when that is not the server's own machine (a run on a Dask worker), else
+``None``."""
 
 
 class RunExecutor(Protocol):
@@ -48,7 +54,7 @@ class RunExecutor(Protocol):
     async def play(
         self,
         order: RunOrder,
-        on_listening: Callable[[list[int]], None],
+        on_listening: ListeningAt,
         on_hands: Callable[[int], None] | None = None,
     ) -> RunOutcome:
         """Play ``order``; tell ``on_listening`` the ports as soon as the seats listen.
@@ -70,7 +76,7 @@ class LocalRunPool:
     async def play(
         self,
         order: RunOrder,
-        on_listening: Callable[[list[int]], None],
+        on_listening: ListeningAt,
         on_hands: Callable[[int], None] | None = None,
     ) -> RunOutcome:
         loop = asyncio.get_running_loop()
@@ -108,7 +114,7 @@ class LocalRunPool:
                 if message is None:
                     break
                 if message[0] == "listening":
-                    on_listening(message[1])
+                    on_listening(message[1], None)
                 elif message[0] == "hands" and on_hands is not None:
                     on_hands(message[1])
                 elif message[0] == "done":

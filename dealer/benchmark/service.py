@@ -21,7 +21,7 @@ import concurrent.futures
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ParamSpec, Protocol, TypeVar
@@ -29,7 +29,7 @@ from typing import ParamSpec, Protocol, TypeVar
 from acpcbot.logconfig import get_logger
 from acpcbot.player import Entrant
 from dealer.analysis.stats import SampleSums
-from dealer.benchmark.config import LOCAL, ServerConfig
+from dealer.benchmark.config import LOCAL, ConfigError, ServerConfig, check_name
 from dealer.benchmark.database import (
     RequestRecord,
     ResultRecord,
@@ -73,6 +73,10 @@ CANCELLED = "cancelled by its user"
 
 _VERIFIES_AT_ONCE = 2
 """Password checks run at once (each takes tens of milliseconds and 64 MiB)."""
+_FIRST_CHECK_S = 0.1
+"""How long a password check is taken to last until one has been timed."""
+_CHECK_WEIGHT = 0.2
+"""The weight of the latest check in the moving average of their times."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,14 @@ class PlayingRun:
 
 
 @dataclass
+class _Turn:
+    """An address's logons: the one under way holds the lock, the others wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
+
+
+@dataclass
 class _Online:
     """A user's live connections, the latest logged on last."""
 
@@ -189,6 +201,12 @@ class BenchmarkService:
         self._online: dict[int, _Online] = {}
         self._db_thread = concurrent.futures.ThreadPoolExecutor(1, "acpcbot-db")
         self._verifying = asyncio.Semaphore(_VERIFIES_AT_ONCE)
+        self._check_s = _FIRST_CHECK_S
+        """How long a password check takes (a moving average)."""
+        self._logons_from: dict[str, _Turn] = {}
+        """The addresses with a logon under way (see :meth:`_one_logon_from`)."""
+        self._ending: dict[int, list[asyncio.Future[None]]] = {}
+        """Who waits for each open request to end (:meth:`request_ended`)."""
         self._wake = asyncio.Event()
         self._pairing = asyncio.Lock()
         """Held while a finished run looks for its partner and records their pair."""
@@ -268,20 +286,46 @@ class BenchmarkService:
     async def logon(self, name: str, password: str, address: str) -> UserRecord | None:
         """The user, when ``password`` is theirs, they are enabled, and neither their name
         nor ``address`` is locked out after bad logons; else ``None``."""
-        now = self.clock()
-        if self.lockout.locked(name, address, now=now):
-            log.info("logon_locked", user=name, address=address)
-            return None
-        user = await self._db(self.store.user, name)
-        async with self._verifying:
-            stored = user.password_hash if user is not None else None
-            right = await asyncio.to_thread(verify_password, stored, password)
+        async with self._one_logon_from(address):
+            # (Looked at once its turn has come: the logons before it may have locked it.)
+            if self.lockout.locked(name, address, now=self.clock()):
+                log.info("logon_locked", user=_shown_name(name), address=address)
+                return None
+            user = await self._db(self.store.user, name)
+            if user is None:
+                # Nothing to check (a flood of made-up names costs no memory-hard hash),
+                # but the answer takes as long as a check does, so it does not tell which
+                # names exist.
+                await asyncio.sleep(self._check_s)
+                right = False
+            else:
+                async with self._verifying:
+                    started = time.perf_counter()
+                    right = await asyncio.to_thread(verify_password, user.password_hash, password)
+                    took = time.perf_counter() - started
+                    self._check_s = _CHECK_WEIGHT * took + (1 - _CHECK_WEIGHT) * self._check_s
         if not right or user is None or user.disabled:
             self.lockout.failed(name, address, now=self.clock())
-            log.info("logon_refused", user=name, address=address)
+            log.info("logon_refused", user=_shown_name(name), address=address)
             return None
         self.lockout.succeeded(name, address)
         return user
+
+    @contextlib.asynccontextmanager
+    async def _one_logon_from(self, address: str) -> AsyncIterator[None]:
+        """One logon at a time from an address: the password checks (a few at once for
+        the whole server, each costly) are shared out between the addresses that ask, so
+        a flood of logons from a few places cannot keep everyone else waiting, and it is
+        locked out after its first bad logons instead of queueing hundreds."""
+        turn = self._logons_from.setdefault(address, _Turn())
+        turn.waiting += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.waiting -= 1
+            if not turn.waiting:
+                del self._logons_from[address]
 
     async def connected(self, user: UserRecord, client: Client) -> list[bytes]:
         """``client`` logged on as ``user``: the news to send them (runs lost or stopped
@@ -361,6 +405,21 @@ class BenchmarkService:
             ),
             wait_start=wait_start,
         )
+
+    async def request_ended(self, request_id: int) -> None:
+        """Return once the request has no run left to start or playing."""
+        if request_id not in self._requests:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._ending.setdefault(request_id, []).append(waiter)
+        try:
+            await waiter
+        finally:
+            waiting = self._ending.get(request_id, [])
+            if waiter in waiting:
+                waiting.remove(waiter)
+                if not waiting:
+                    del self._ending[request_id]
 
     def queue_entries(self, viewer: int | None) -> list[QueueEntry]:
         return self.queue.entries(viewer, show_others=self.config.queue_shows_others)
@@ -477,7 +536,8 @@ class BenchmarkService:
     ) -> None:
         job_tag = f"{request.user}.{request.tag}"
 
-        def listening(ports: list[int]) -> None:
+        def listening(ports: list[int], host: str | None = None) -> None:
+            # ``host``: the run plays on another machine (a Dask worker), which names itself.
             playing = self._playing.get(run.id)
             if playing is not None:
                 playing.ports = tuple(ports)
@@ -486,7 +546,7 @@ class BenchmarkService:
             if client is not None:
                 for seat, port in zip(order.seats, ports, strict=True):
                     if seat.kind is SeatKind.USER:
-                        client.send(running_text(job_tag, self.public_host, port))
+                        client.send(running_text(job_tag, host or self.public_host, port))
             # On the database thread, before the run's end is recorded there (in order).
             self._db_thread.submit(self.store.run_playing, run.id)
 
@@ -511,6 +571,9 @@ class BenchmarkService:
             self.queue.ended(request.id)
             if request.id not in self.queue:
                 self._requests.pop(request.id, None)
+                for waiter in self._ending.pop(request.id, []):
+                    if not waiter.done():
+                        waiter.set_result(None)
             self._wake.set()
 
     async def _record(
@@ -683,3 +746,17 @@ def _pair_rows(
             )
         )
     return rows
+
+
+def _shown_name(name: str) -> str:
+    r"""A name a client logged on with, for a log line: as it is when it could be a user's,
+    else quoted, cut, its control characters escaped (a client chooses what it sends: it
+    must not write into the operator's terminal).
+
+    >>> _shown_name("ann"), _shown_name("\x1b[2Jx")
+    ('ann', "'\\x1b[2Jx'")
+    """
+    try:
+        return check_name(name, "user")
+    except ConfigError:
+        return repr(name[:32] + ("..." if len(name) > 32 else ""))

@@ -8,6 +8,7 @@ server's part, :mod:`.webapi`); SIGTERM or Ctrl-C stops it cleanly
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import ssl
 import time
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acpcbot import eventloop
+from acpcbot.errors import AcpcError
 from acpcbot.logconfig import get_logger
 from dealer.benchmark.config import ServerConfig
 from dealer.benchmark.database import Store
@@ -88,7 +90,11 @@ async def serve(
     lines = LineServer(service)
     page: web.AppRunner | None = None
     try:
-        await lines.start(settings.host, settings.port)
+        try:
+            await lines.start(settings.host, settings.port)
+        except OSError as exc:  # (in use, or an address not of this machine)
+            why = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+            raise AcpcError(f"cannot listen on {settings.host}:{settings.port}: {why}") from None
         if settings.http_port is not None:
             page, url = await _start_page(settings, service, lines.port)
             if web_ready is not None:
@@ -140,16 +146,27 @@ def run_server(
     preload: tuple[str, ...] = (),
     ready: Callable[[BenchmarkService, int], None] | None = None,
     web_ready: Callable[[str], None] | None = None,
+    scheduler: str | None = None,
 ) -> None:
-    """Serve in this process until SIGTERM or Ctrl-C."""
+    """Serve in this process until SIGTERM or Ctrl-C; the runs play in local processes, or
+    on the Dask cluster whose scheduler is at ``scheduler``."""
+    executor: RunExecutor
+    if scheduler is not None:
+        from dealer.benchmark.daskpool import DaskRunPool
+
+        executor = DaskRunPool(scheduler)
+        executor.connect()  # (an unreachable scheduler is said before anything is served)
+    else:
+        executor = LocalRunPool(preload)
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(
-            settings, bots, LocalRunPool(preload), stop=stop, ready=ready, web_ready=web_ready
-        )
+        await serve(settings, bots, executor, stop=stop, ready=ready, web_ready=web_ready)
 
-    eventloop.run(main())
+    try:
+        eventloop.run(main())
+    finally:
+        executor.close()  # (again: closing twice is harmless, and a failed start closes too)

@@ -28,7 +28,7 @@ from acpcbot.extras import install_hint
 from acpcbot.logconfig import get_logger
 from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
-__all__ = ["TOPIC", "DaskPool", "dask_task", "need_distributed"]
+__all__ = ["TOPIC", "DaskPool", "connect_client", "dask_task", "need_distributed"]
 
 log = get_logger("tournament")
 
@@ -73,21 +73,7 @@ class DaskPool:
         self._client: Any = None
 
     def __enter__(self) -> DaskPool:
-        need_distributed()
-        from distributed import Client
-
-        # A lost scheduler is reported once, in a line of ours, not in the client's traces.
-        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
-
-        try:
-            _knock(self.address)
-            # How long to try: Dask's distributed.comm.timeouts.connect (30 s unless set,
-            # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s).
-            self._client = Client(self.address, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise AcpcError(f"cannot reach the Dask scheduler at {self.address}: {why}") from None
-        self._check_workers(self._client)
+        self._client = connect_client(self.address)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -158,19 +144,41 @@ class DaskPool:
                 client.cancel(list(futures.values()))
             client.unsubscribe_topic(TOPIC)
 
-    def _check_workers(self, client: Any) -> None:
-        workers = client.scheduler_info().get("workers", {})
-        if not workers:
-            log.warning("no_workers", scheduler=self.address, note="the matches wait for one")
-        for address, info in workers.items():
-            if info.get("nthreads", 1) > 1:
-                log.warning(
-                    "worker_threads",
-                    worker=address,
-                    nthreads=info["nthreads"],
-                    note="matches in one process share one core: start workers with "
-                    "--nthreads 1 (and --nworkers the cores)",
-                )
+
+def connect_client(address: str) -> Any:
+    """A client of the Dask scheduler at ``address`` (running in a thread of its own), after a
+    look at its workers; :class:`AcpcError` in one line when it cannot be reached."""
+    need_distributed()
+    from distributed import Client
+
+    # A lost scheduler is reported once, in a line of ours, not in the client's traces.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+
+    try:
+        _knock(address)
+        # How long to try: Dask's distributed.comm.timeouts.connect (30 s unless set,
+        # e.g. DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s).
+        client = Client(address, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise AcpcError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+    _check_workers(client, address)
+    return client
+
+
+def _check_workers(client: Any, address: str) -> None:
+    workers = client.scheduler_info().get("workers", {})
+    if not workers:
+        log.warning("no_workers", scheduler=address, note="the jobs wait for one")
+    for worker, info in workers.items():
+        if info.get("nthreads", 1) > 1:
+            log.warning(
+                "worker_threads",
+                worker=worker,
+                nthreads=info["nthreads"],
+                note="matches in one process share one core: start workers with "
+                "--nthreads 1 (and --nworkers the cores)",
+            )
 
 
 def _knock(address: str) -> None:

@@ -23,7 +23,7 @@ from tests.conftest import REPO
 DOCKER = REPO / "docker"
 COMPOSE = DOCKER / "compose.yaml"
 MATCH_SERVICES = ("dealer", "bot-a", "bot-b")
-ACPCBOT_SERVICES = (*MATCH_SERVICES, "watch", "web", "scheduler", "worker")
+ACPCBOT_SERVICES = (*MATCH_SERVICES, "watch", "web", "scheduler", "worker", "server")
 VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")
 
 
@@ -61,8 +61,9 @@ def test_the_services_and_their_profiles(raw: dict[str, Any]) -> None:
     default = {name for name, s in services.items() if not s.get("profiles")}
     assert default == {"dealer", "bot-a", "bot-b", "broker"}
     assert services["watch"]["profiles"] == ["watch"]
-    assert services["web"]["profiles"] == ["web"]
+    assert services["web"]["profiles"] == ["web", "server"]
     assert services["scheduler"]["profiles"] == services["worker"]["profiles"] == ["cluster"]
+    assert services["server"]["profiles"] == services["postgres"]["profiles"] == ["server"]
 
 
 def test_one_image_built_once_and_the_broker_image_overridable(raw: dict[str, Any]) -> None:
@@ -71,7 +72,7 @@ def test_one_image_built_once_and_the_broker_image_overridable(raw: dict[str, An
         assert services[name]["image"] == "acpcbot:latest", name
     assert _services(raw, IMAGE="mine:1")["bot-a"]["image"] == "mine:1"
     built = [name for name, s in services.items() if "build" in s]
-    assert sorted(built) == ["broker", "dealer"]
+    assert sorted(built) == ["broker", "dealer", "postgres"]
     build = services["dealer"]["build"]
     assert (DOCKER / build["context"] / build["dockerfile"]).resolve() == DOCKER / "Dockerfile"
     assert build["args"] == {"BASE": "python:3.11-slim-bookworm", "WHEELS": ""}
@@ -181,6 +182,45 @@ def test_containers_are_read_only_non_root_and_under_an_init(raw: dict[str, Any]
         assert services[name]["restart"] == "no"  # a lost player cannot rejoin its seat
 
 
+def test_the_server_profile_serves_on_the_hosts_loopback_with_postgresql(
+    raw: dict[str, Any],
+) -> None:
+    from dealer.benchmark.config import read_config
+
+    services = _services(raw)
+    server, postgres = services["server"], services["postgres"]
+    args = _args(server)
+    assert args.command == "serve" and args.serve_command is None
+    # The loopback unless told (and --insecure to be told otherwise), the reference's port.
+    assert (args.host, args.port, args.public_host, args.insecure) == (
+        "127.0.0.1", 54000, "127.0.0.1", False
+    )  # fmt: skip
+    told = _args(_services(raw, SERVE_HOST="0.0.0.0", SERVE_INSECURE="--insecure")["server"])
+    assert (told.host, told.insecure) == ("0.0.0.0", True)
+    # Runs listen on ports the system chooses: the server shares the host's network.
+    assert server["network_mode"] == "host" and "ports" not in server
+    assert "networks" not in server
+    # PostgreSQL on a Unix socket in a volume only the two mount, no password anywhere.
+    assert args.database == "postgresql://acpcbot@/acpcbot?host=/run/postgresql"
+    assert "server-socket:/run/postgresql" in server["volumes"]
+    assert "server-socket:/run/postgresql" in postgres["volumes"]
+    assert postgres["network_mode"] == "none" and postgres["user"] == "postgres"
+    assert server["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert set(raw["volumes"]) == {"server-db", "server-socket"}
+    assert postgres["build"] == {
+        "context": "postgres",
+        "args": {"BASE": "python:3.11-slim-bookworm"},
+    }
+    # Its data under the results folder, which the page (the web profile's) shows.
+    assert args.data == Path("/results/server") and "./results:/results" in server["volumes"]
+    assert "./server/server.toml:/etc/acpcbot/server.toml:ro" in server["volumes"]
+    config = read_config(DOCKER / "server" / "server.toml", hash_password=str)
+    assert [b.name for b in config.games[0].bots] == ["dpp", "plicas"]
+    assert not config.users  # added by `serve user add`, never a password in the repository
+    start = (DOCKER / "postgres" / "start.sh").read_text()
+    assert "listen_addresses= " in start and "--auth-host=reject" in start
+
+
 def test_the_cluster_profile_runs_dask_from_the_image(raw: dict[str, Any]) -> None:
     services = _services(raw, WORKERS="3")
     scheduler, worker = services["scheduler"], services["worker"]
@@ -228,7 +268,7 @@ def test_compose_reads_the_file() -> None:
     command = _compose_command()
     if command is None:
         pytest.skip("neither docker-compose nor docker compose is installed")
-    profiles = [f"--profile={name}" for name in ("watch", "web", "cluster")]
+    profiles = [f"--profile={name}" for name in ("watch", "web", "cluster", "server")]
     done = subprocess.run(
         [*command, "-f", str(COMPOSE), *profiles, "config"],
         capture_output=True,
@@ -239,7 +279,7 @@ def test_compose_reads_the_file() -> None:
     )
     assert done.returncode == 0, done.stderr
     config = yaml.safe_load(done.stdout)
-    assert set(config["services"]) == {*ACPCBOT_SERVICES, "broker"}
+    assert set(config["services"]) == {*ACPCBOT_SERVICES, "broker", "postgres"}
     dealer = config["services"]["dealer"]
     assert "--hands=5000" in dealer["command"] and "example" in dealer["command"]
     assert config["networks"]["match"]["internal"] is True

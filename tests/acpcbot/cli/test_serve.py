@@ -24,6 +24,7 @@ from dealer.benchmark.database import Store, database_url
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
 from dealer.benchmark.seeds import run_seeds
 from tests.dealer.benchmark.server import serve_process
+from tests.postgresserver import Postgres
 
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
@@ -50,9 +51,9 @@ user ann pw
 
 
 @contextlib.contextmanager
-def server(config: Path, data: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+def server(config: Path, data: Path, *more: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """``acpcbot serve`` on a free port; killed at the end if still running."""
-    with serve_process(config, data) as (process, port, _):
+    with serve_process(config, data, *more) as (process, port, _):
         yield process, port
 
 
@@ -227,6 +228,73 @@ def test_a_killed_server_keeps_everything_and_says_which_run_it_lost(tmp_path: P
     assert store.unended_runs() == []  # a SIGTERM leaves nothing half-recorded
 
 
+@pytest.mark.e2e
+def test_runs_on_a_dask_cluster_log_what_local_runs_log(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    from tests.daskcluster import dask_cluster
+
+    config = write_config(tmp_path)
+    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+    (tmp_path / "cluster").mkdir()
+    with dask_cluster(tmp_path / "cluster") as cluster:
+        logs = {}
+        for where, more in (("local", []), ("dask", ["--scheduler", cluster.address])):
+            data = tmp_path / where
+            with server(config, data, *more) as (process, port):
+                client = connect(port, "--agent", "example", "--seed", "3", "--user", "neil",
+                                 "--run", request, cwd=tmp_path)  # fmt: skip
+                out, err = client.communicate(timeout=300)
+                assert client.returncode == 0, err
+                assert out.count("starting match 127.0.0.1:") == 2  # the workers' address
+                process.send_signal(signal.SIGTERM)
+                assert process.wait(60) == 0
+            logs[where] = {p.name: p.read_bytes() for p in (data / "logs" / "neil").iterdir()}
+    assert sorted(logs["dask"]) == ["neil.t1.r1.log", "neil.t1.r2.log"]
+    assert logs["dask"] == logs["local"]
+
+
+def test_a_server_on_postgresql_plays_records_and_restarts(
+    tmp_path: Path, postgres: Postgres, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = postgres.new_database()
+    database = ["--database", url]
+    config = write_config(tmp_path)
+    assert main(["serve", "--config", str(config), *database, "user", "add", "bob"]) == 0
+    bob = capsys.readouterr().out.split(": ")[-1].strip()
+    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+    data = tmp_path / "data"
+    with server(config, data, *database) as (process, port):
+        client = connect(port, "--agent", "example", "--seed", "3", "--user", "bob", "--run",
+                         request, cwd=tmp_path, password=bob)  # fmt: skip
+        out, err = client.communicate(timeout=300)
+        assert client.returncode == 0, err
+        assert out.count("finished 50 hands") == 2
+        ann = Line(port, "ann pw")
+        ann.send(f"RUNMATCHES {LIMIT} 3 later 3 LOCAL caller")  # waits for ann's bot
+        ann.until(rb"# QUEUED ann\.later 3 runs")
+        ann.close()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    assert not (data / "server.db").exists()  # all of it in PostgreSQL
+    with server(config, data, *database) as (process, port):
+        line = Line(port, f"bob {bob}")
+        line.send("RESULTS")
+        said = line.until(rb"# t1 vs dpp")
+        assert b"# t1 vs dpp: over 100 hands (2 runs): " in said
+        line.send("QSTAT")
+        assert line.until(rb"later") == f"ann later {LIMIT} * 3 Q\n".encode()
+        line.close()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    store = Store.open(url)
+    (asked,) = store.requests_of(store.user("bob").id)  # type: ignore[union-attr]
+    assert [(r.match_name, r.state, r.seed) for r in store.runs_of(asked.id)] == [
+        ("bob.t1.r1", RunState.FINISHED, run_seeds(7, 2)[0]),
+        ("bob.t1.r2", RunState.FINISHED, run_seeds(7, 2)[1]),
+    ]
+    store.close()
+
+
 def _all_runs(store: Store, name: str | None = None) -> Any:
     every = [
         run
@@ -285,3 +353,18 @@ def test_listening_beyond_the_loopback_needs_insecure(
 ) -> None:
     assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 2
     assert "give --insecure to do it anyway" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "small.config"
+    config.write_text(f"game {LIMIT} {{\n  bot caller always-call\n}}\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["serve", "--config", str(config), "--data", str(tmp_path), "--port", str(port)]
+        assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err == f"acpcbot: error: cannot listen on 127.0.0.1:{port}: address already in use\n"

@@ -28,7 +28,7 @@ from dealer.benchmark.serving import ServeSettings, serve
 LIMIT = "holdem.limit.2p.reverse_blinds.game"
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 STARTED = re.compile(
-    r"listening on 127\.0\.0\.1:(\d+), RUN lines name \S+?(?:; the page and the HTTP API on "
+    r"listening on 127\.0\.0\.1:(\d+), RUN lines name [^;]+?(?:; the page and the HTTP API on "
     r"(\S+?)/)?;"
 )
 

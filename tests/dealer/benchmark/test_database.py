@@ -1,12 +1,17 @@
-"""The server's database on a real SQLite file: migrated at open, every change committed, read
-back the same by another connection (another process would see the same file)."""
+"""The server's database on a real SQLite file and on a real PostgreSQL server (Debian's, started
+by :mod:`tests.postgresserver`; those tests are end to end): migrated at open, every change
+committed, read back the same by another connection (another process would see the same
+file), and all of it kept when the database is opened again, as a restarted server opens it."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from dealer.benchmark.database import (
     DatabaseError,
@@ -15,13 +20,25 @@ from dealer.benchmark.database import (
     database_url,
 )
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
+from tests.postgresserver import Postgres
 
 LIMIT = "holdem.limit.2p.reverse_blinds.game"
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.e2e)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database: a SQLite file in the test's folder, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return database_url(None, tmp_path)
+    server: Postgres = request.getfixturevalue("postgres")
+    return server.new_database()
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store.open(database_url(None, tmp_path))
+def store(url: str) -> Iterator[Store]:
+    opened = Store.open(url)
+    yield opened
+    opened.close()
 
 
 def add_request(store: Store, user_id: int, *, tag: str = "t1", runs: int = 2,
@@ -33,16 +50,21 @@ def add_request(store: Store, user_id: int, *, tag: str = "t1", runs: int = 2,
     return request.id
 
 
-def test_a_new_database_is_migrated_to_the_latest_revision(tmp_path: Path) -> None:
-    store = Store.open(database_url(None, tmp_path))
+def test_a_new_database_is_migrated_to_the_latest_revision(url: str) -> None:
+    store = Store.open(url)
     assert store.revision() == "0001"
+    tables = set(sa.inspect(store.engine).get_table_names())
+    assert tables == {"users", "requests", "runs", "results", "alembic_version"}
     store.close()
+    again = Store.open(url)  # the migrations run again at every start: nothing to do
+    assert again.revision() == "0001"
+    again.close()
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    Store.open(database_url(None, tmp_path)).close()
     with sqlite3.connect(tmp_path / "server.db") as raw:
-        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        mode = raw.execute("PRAGMA journal_mode").fetchone()[0]
-    assert {"users", "requests", "runs", "results", "alembic_version"} <= tables
-    assert mode == "wal"
-    assert Store.open(database_url(None, tmp_path)).revision() == "0001"  # opened again
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
@@ -53,14 +75,24 @@ def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
         Store.open("nosuch://x")
 
 
-def test_users_are_kept_and_configured_ones_updated(tmp_path: Path, store: Store) -> None:
+def test_an_unreachable_postgresql_is_one_line_without_its_password() -> None:
+    pytest.importorskip("psycopg", reason="the postgres extra is not installed")
+    url = database_url("postgresql://bench:s3cret@127.0.0.1:1/bench", Path())
+    with pytest.raises(DatabaseError) as refused:
+        Store.open(url)
+    said = str(refused.value)
+    assert said.startswith("cannot open database postgresql+psycopg://bench:***@127.0.0.1:1/")
+    assert "s3cret" not in said and "\n" not in said
+
+
+def test_users_are_kept_and_configured_ones_updated(url: str, store: Store) -> None:
     store.add_user("ann", "h1", source="command", now=1.0, admin=True)
     with pytest.raises(DatabaseError, match="there is a user ann already"):
         store.add_user("ann", "h2", source="command", now=1.0)
     store.sync_config_users([("neil", "h3")], now=2.0)
     store.set_disabled("neil", True)
     store.sync_config_users([("neil", "h4"), ("ann", "h5")], now=3.0)
-    again = Store.open(database_url(None, tmp_path))  # what another connection sees
+    again = Store.open(url)  # what another connection sees
     users = {u.name: u for u in again.users()}
     assert (users["ann"].password_hash, users["ann"].admin, users["ann"].source) == (
         "h5",
@@ -131,3 +163,70 @@ def test_a_request_without_runs_is_done_at_once(store: Store) -> None:
     ann = store.add_user("ann", "h", source="command", now=1.0)
     assert store.request(add_request(store, ann.id, runs=0)).state is RequestState.DONE
     assert store.open_requests() == []
+
+
+def test_a_cancelled_request_leaves_the_queue(store: Store) -> None:
+    ann = store.add_user("ann", "h", source="command", now=1.0)
+    kept, cancelled = add_request(store, ann.id, tag="a"), add_request(store, ann.id, tag="b")
+    store.cancel_request(cancelled)
+    assert [r.id for r in store.open_requests()] == [kept]
+    assert [(r.tag, r.state) for r in store.requests_of(ann.id)] == [
+        ("a", RequestState.QUEUED),
+        ("b", RequestState.CANCELLED),
+    ]
+
+
+def test_everything_is_read_back_the_same_after_a_restart(url: str, store: Store) -> None:
+    """Every record, as a server restarted on the same database reads it."""
+    ann = store.add_user("ann", "h1", source="command", now=1.5, admin=True)
+    neil = store.add_user("neil", "h2", source="config", now=2.25)
+    store.set_password("neil", "h3")
+    store.set_disabled("ann", True)
+    first = add_request(store, ann.id, runs=1, duplicate=True)
+    second = add_request(store, neil.id, tag="t9", runs=3)
+    a = store.start_run(first, seed=2**32 - 1, seats=("ann", "dpp"), half=0, now=3.125,
+                        log_folder="logs/ann")  # fmt: skip
+    store.run_playing(a.id)
+    rows = [ResultRecord(ResultKind.HANDS, "ann", ann.id, "dpp", 50, -12.5, 1e12)]
+    store.end_run(a.id, RunState.FINISHED, hands=50, error=None, now=4.0, results_of_run=rows)
+    b = store.start_run(first, seed=2**32 - 1, seats=("dpp", "ann"), half=1, now=5.0,
+                        log_folder="logs/ann")  # fmt: skip
+    lost = store.start_run(second, seed=77, seats=("neil", "dpp"), half=None, now=6.0,
+                           log_folder="logs/neil")  # fmt: skip
+    store.run_playing(lost.id)
+    pairs = [ResultRecord(ResultKind.PAIRS, "ann", ann.id, "dpp", 50, 30.0, 900.0, 1, a.id)]
+    store.end_run(b.id, RunState.FINISHED, hands=50, error=None, now=7.0, results_of_run=pairs,
+                  told=True)  # fmt: skip
+
+    def everything(store: Store) -> tuple[Any, ...]:
+        return (
+            store.users(),
+            [store.requests_of(u.id) for u in (ann, neil)],
+            [store.runs_of(r) for r in (first, second)],
+            store.unended_runs(),
+            store.untold_runs(neil.id),
+            store.results_of(ann.id),
+            [store.results_of_run(r.id) for r in (a, b)],
+            store.open_requests(),
+            store.run(lost.id),
+        )
+
+    before = everything(store)
+    store.close()
+    again = Store.open(url)
+    after = everything(again)
+    again.close()
+    assert after == before
+    users, asked, played, unended, _, results, _, queued, lost_again = after
+    assert [(u.name, u.admin, u.disabled, u.password_hash) for u in users] == [
+        ("ann", True, True, "h1"),
+        ("neil", False, False, "h3"),
+    ]
+    assert asked[0][0].state is RequestState.DONE and [r.id for r in queued] == [second]
+    assert [r.seed for r in played[0]] == [2**32 - 1] * 2  # 32-bit seeds kept whole
+    assert (played[0][0].started, played[0][0].ended) == (3.125, 4.0)  # times kept exactly
+    assert [r.id for r in unended] == [lost.id] and lost_again.state is RunState.PLAYING
+    assert [(r.kind, r.samples, r.squares) for _, r in results] == [
+        (ResultKind.HANDS, 50, 1e12),
+        (ResultKind.PAIRS, 50, 900.0),
+    ]

@@ -7,7 +7,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from dealer.benchmark.lineprotocol import HELP
+from dealer.benchmark.lineprotocol import (
+    BAD_RUNMATCHES,
+    HELP,
+    LOGON_OKAY,
+    MATCHES_FINISHED,
+)
 from dealer.benchmark.schema import RequestState
 from tests.dealer.benchmark.server import CONFIG, LIMIT, LineClient, config, running
 
@@ -187,3 +192,24 @@ async def test_a_long_line_is_cut_as_the_reference_cuts_it(tmp_path: Path) -> No
         # 10,000 bytes: pieces of 4,095, 4,095 and the rest, each a command of its own.
         assert await client.answer("x" * 9_999) == b"UNKNOWN\n" * 3
         client.close()
+
+
+async def test_bm_run_matches_asks_for_the_games_on_its_logon_line(tmp_path: Path) -> None:
+    async with running(tmp_path) as server:
+        client = await LineClient.open(server.port, "neil test games")
+        assert await client.read_to_close() == LOGON_OKAY + GAMES + MATCHES_FINISHED
+
+
+async def test_bm_run_matches_asking_for_what_is_not_here_is_refused(tmp_path: Path) -> None:
+    async with running(tmp_path) as server:
+        for asked, why in (
+            ("run 2pn ./bot.sh 1 t1 7 local caller", b"# refused: no game of kind '2pn' here\n"),
+            ("run 2pl ./bot.sh 1 a/b 7 local caller", b""),
+            ("rerun 2pl ./bot.sh 0 t1 7 local caller",
+             b"# refused: rerun is not offered: ask for the run again\n"),
+        ):  # fmt: skip
+            client = await LineClient.open(server.port, f"neil test {asked}")
+            assert await client.read_to_close() == (
+                LOGON_OKAY + why + BAD_RUNMATCHES + MATCHES_FINISHED
+            ), asked
+        assert server.store().open_requests() == []

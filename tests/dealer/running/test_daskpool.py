@@ -10,75 +10,24 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import pytest
 
+from tests.daskcluster import Cluster, dask_cluster
 from tests.dealer.running.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
 
 pytestmark = pytest.mark.e2e  # a Dask scheduler and workers, and acpcbot tournament, as processes
 
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
-DASK = Path(sys.executable).with_name("dask")
-
-
-@dataclass(frozen=True)
-class Cluster:
-    address: str
-    workers: tuple[subprocess.Popen[bytes], ...]
-    scratch: tuple[Path, ...]
-    """Each worker's temporary folder (where it plays its matches)."""
-
-
-def _started(log: Path, text: str) -> bool:
-    return log.exists() and text in log.read_text(errors="replace")
-
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    root = tmp_path_factory.mktemp("cluster")
-    processes: list[subprocess.Popen[bytes]] = []
-
-    def start(args: list[str], log: Path, env: dict[str, str] | None = None) -> None:
-        with log.open("wb") as output:
-            processes.append(
-                subprocess.Popen(
-                    [str(DASK), *args, "--no-dashboard"],
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                    cwd=root,
-                )
-            )
-
-    try:
-        file = root / "scheduler.json"
-        start(
-            ["scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(file)],
-            root / "scheduler.log",
-        )
-        wait_for(lambda: _started(root / "scheduler.log", "Scheduler at:") and file.exists())
-        address = json.loads(file.read_text())["address"]
-        scratch = []
-        for name in ("w1", "w2"):
-            (root / name).mkdir()
-            scratch.append(root / name)
-            env = {**os.environ, "TMPDIR": str(root / name)}
-            worker = ["worker", address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
-            start([*worker, "--name", name], root / f"{name}.log", env)
-        for log in (root / "w1.log", root / "w2.log"):
-            wait_for(partial(_started, log, "Registered to:"))
-        yield Cluster(address, tuple(processes[1:]), tuple(scratch))
-    finally:
-        for process in processes:  # nothing of theirs is kept: no need to wait for a close
-            process.kill()
-            process.wait()
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as started:
+        yield started
 
 
 def test_a_dask_cluster_gives_the_same_logs_and_crosstable_as_one_process(
