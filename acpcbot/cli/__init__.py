@@ -76,10 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--log-level",
-        default="warning",
         choices=["debug", "info", "warning", "error"],
-        help="least severe log level shown (default: warning; info adds the clients' "
-        "connection events)",
+        help="least severe log level shown (default: warning, and info for serve, a service "
+        "whose operator reads its events; info adds the clients' connection events)",
     )
     parser.add_argument(
         "-v",
@@ -98,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
             allow_abbrev=False,
         )
         module.register(command)
-        command.set_defaults(run=module.run)
+        command.set_defaults(
+            run=module.run, default_log_level=getattr(module, "LOG_LEVEL", "warning")
+        )
     return parser
 
 
@@ -108,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from acpcbot.errors import AcpcError, UsageError
     from acpcbot.logconfig import configure_logging
 
-    configure_logging(json=args.log_json, level=args.log_level)
+    configure_logging(json=args.log_json, level=args.log_level or args.default_log_level)
     try:
         status: int = args.run(args)
         sys.stdout.flush()  # here, where a reader that has gone is handled below

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
+LOG_LEVEL = "info"
+"""A service's events (logons refused, runs started and ended, runs lost at a restart) are
+its operator's record: shown unless --log-level says otherwise."""
 DEFAULT_DATA = Path("acpcbot-server")
 DEFAULT_HTTP_PORT = 8000
 NEXT_HTTP_PORTS = 9

@@ -282,7 +282,10 @@ def test_a_server_on_postgresql_plays_records_and_restarts(
         said = line.until(rb"# t1 vs dpp")
         assert b"# t1 vs dpp: over 100 hands (2 runs): " in said
         line.send("QSTAT")
-        assert line.until(rb"later") == f"ann later {LIMIT} * 3 Q\n".encode()
+        # Queued still, waiting for ann (3 runs left, or 2 when the first began in the moment
+        # between her QUEUED and her leaving: that run failed, her bot never came).
+        queued = line.until(rb"later")
+        assert queued in (f"ann later {LIMIT} * {left} Q\n".encode() for left in (3, 2)), queued
         line.close()
         process.send_signal(signal.SIGTERM)
         assert process.wait(60) == 0
