@@ -298,15 +298,19 @@ def _parse_options(spec: str, text: str) -> dict[str, str]:
 
 
 def player_name(spec: str) -> str:
-    """A spec as a player name an ACPC log can hold (no ``:``, ``|`` or spaces).
+    """A spec as a player name an ACPC log can hold (no ``:``, ``|`` or spaces) and the
+    log's file name too (a ``/`` of a value, as in a switch's phases, becomes ``~``).
 
     >>> player_name("plicas: dprc=off, bluff=off")
     'plicas+dprc=off+bluff=off'
     >>> player_name("mybot:MyBot:level=2")
     'mybot.MyBot+level=2'
+    >>> player_name("switch:phases=always-call/dpp,at=5")
+    'switch+phases=always-call~dpp+at=5'
     """
     target, options = parse_agent_spec(spec)
-    return target.replace(":", ".") + "".join(f"+{key}={value}" for key, value in options.items())
+    named = "".join(f"+{key}={value.replace('/', '~')}" for key, value in options.items())
+    return target.replace(":", ".") + named
 
 
 def nested_spec(text: str) -> str:
