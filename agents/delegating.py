@@ -21,7 +21,14 @@ from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.errors import AgentOptionError
 
-__all__ = ["Delegating", "hand_count", "inner_agent", "options_of", "probability"]
+__all__ = [
+    "Delegating",
+    "hand_count",
+    "inner_agent",
+    "options_of",
+    "probability",
+    "warm_strengths",
+]
 
 MAX_HANDS = 10**9
 
@@ -32,6 +39,17 @@ def hand_count(owner: str, key: str, text: str) -> int:
     if not (text.isdigit() and 1 <= int(text) <= MAX_HANDS):
         raise AgentOptionError(f"{owner} option {key}={text}: a number of hands, 1..10^9")
     return int(text)
+
+
+def warm_strengths() -> None:
+    """Compile (or load) the kernels of :func:`agents.common.weights.holding_strengths`
+    before the match: the traps read every holding's strength at their decisions."""
+    from acpcbot.cards import parse_cards
+    from acpcbot.handeval.jitcache import compiling
+    from agents.common.weights import holding_strengths
+
+    with compiling("the traps' hand-strength kernels"):
+        holding_strengths(parse_cards("2c7d9sKhAs"))
 
 
 def probability(owner: str, key: str, text: str) -> float:

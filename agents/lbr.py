@@ -83,7 +83,10 @@ class LocalBestResponse(Agent):
     """Local best response against a fixed strategy (see the module's docstring)."""
 
     name = "lbr"
-    OPTIONS = "opponent = the agent to exploit (a name); from = preflop|flop|turn|river"
+    OPTIONS = (
+        "opponent = the agent to exploit (with options as a log names it: NAME+KEY=VALUE); "
+        "from = preflop|flop|turn|river"
+    )
 
     def __init__(
         self,
@@ -129,11 +132,12 @@ class LocalBestResponse(Agent):
         if not game.is_limit or game.num_players != 2:
             raise UnsupportedGameError(f"{self.name} plays heads-up limit games only")
         if self.opponent is not None:
-            from agents.registry import create_agent
+            from agents.registry import create_agent, nested_spec
 
-            if self.opponent.partition(":")[0] == self.name:
+            spec = nested_spec(self.opponent)
+            if spec.partition(":")[0] == self.name:
                 raise AgentOptionError("lbr cannot be its own opponent")
-            self.model = create_agent(self.opponent, 0)
+            self.model = create_agent(spec, 0)
         if self.model is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({self.OPTIONS})")
         if not self.model.fixed_strategy:

@@ -106,10 +106,12 @@ class AgentEntry:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit = on|off; "
-    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000, "
-    "memory 0..1000000000 = N; static-range 0.01..1, case-weight 0..100, "
-    "exploit-evidence 0..1000000 = X"
+    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit, detect = "
+    "on|off; dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000, "
+    "memory 0..1000000000, freeze-after 0..1000000000, train-hands 1..1000000000, "
+    "train-seed 0..2147483647 = N; static-range 0.01..1, case-weight 0..100, "
+    "exploit-evidence 0..1000000, forget 0.0001..1 = X; train = AGENT (played before the "
+    "match, learning)"
 )
 """PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
 out so that listing the agents imports no agent)."""
@@ -459,28 +461,28 @@ def playable_specs() -> list[str]:
 
 
 def lbr_against(opponent: str, first_round: str = "preflop") -> RegistryEntrant:
-    """The ``lbr`` agent against ``opponent``, acting greedily from ``first_round`` on (it
-    checks or calls before); :class:`AgentSpecError` unless ``opponent`` names an agent with a
-    fixed strategy LBR can query.
+    """The ``lbr`` agent against ``opponent`` (a spec: its options go in as a log names
+    the agent), acting greedily from ``first_round`` on (it checks or calls before);
+    :class:`AgentSpecError` unless ``opponent`` names an agent with a fixed strategy LBR can
+    query.
 
     >>> lbr_against("dpp").spec, lbr_against("dpp", "turn").spec
     ('lbr:opponent=dpp', 'lbr:opponent=dpp,from=turn')
+    >>> lbr_against("plicas-static:freeze-after=0").spec
+    'lbr:opponent=plicas-static+freeze-after=0'
     >>> lbr_against("lbr")
     Traceback (most recent call last):
     agents.errors.AgentSpecError: LBR cannot play against itself
     """
-    name, options = parse_agent_spec(opponent)
-    if options or ":" in name:
-        raise AgentSpecError(
-            f"LBR takes an agent's name without options, not {opponent!r} (see: acpcbot agents)"
-        )
+    name, _ = parse_agent_spec(opponent)
     if name == "lbr":
         raise AgentSpecError("LBR cannot play against itself")
-    if not create_agent(name).fixed_strategy:
+    if not create_agent(opponent).fixed_strategy:
         fixed = sorted(n for n, entry in AGENTS.items() if entry.load().fixed_strategy)
         raise AgentSpecError(
-            f"{name} has no fixed strategy LBR can query for every holding (it adapts or does "
-            f"not say what it plays); agents that have one: {', '.join(fixed)}"
+            f"{opponent} has no fixed strategy LBR can query for every holding (it adapts or "
+            f"does not say what it plays); agents that have one: {', '.join(fixed)}, and "
+            "plicas or plicas-static frozen from the first hand (freeze-after=0)"
         )
-    spec = f"lbr:opponent={name}"
+    spec = f"lbr:opponent={player_name(opponent)}"
     return entrant(spec if first_round == "preflop" else f"{spec},from={first_round}")

@@ -33,7 +33,14 @@ from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.common.weights import holding_strengths
-from agents.delegating import Delegating, hand_count, inner_agent, options_of, probability
+from agents.delegating import (
+    Delegating,
+    hand_count,
+    inner_agent,
+    options_of,
+    probability,
+    warm_strengths,
+)
 from agents.errors import AgentOptionError
 from agents.known import dead_holdings, holding_index
 from agents.triple import Triple
@@ -74,6 +81,22 @@ class Reshuffler(Delegating):
         super().begin_match(info)
         if info.game.num_rounds != 4 or info.game.num_hole_cards != 2:
             raise UnsupportedGameError(f"{self.name} plays hold'em only")
+        warm_strengths()
+        self._warm_tables()
+
+    def _warm_tables(self) -> None:
+        """Ask the base's table once in every round before the match, so that whatever it
+        compiles to give one (dpp's every-holding buckets) is compiled now."""
+        from acpcbot.cards import parse_cards
+        from acpcbot.handeval.jitcache import compiling
+        from acpcbot.rules import CALL, HandState
+
+        board = parse_cards("2c7d9sKhAs")
+        hand = HandState(self.game)
+        with compiling(f"{self.base.name}'s strategy tables"):
+            while not hand.finished:
+                self.base.strategy_table(hand, board[: self.game.board_total(hand.round)])
+                hand.apply(CALL)
 
     def stand_in(self, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
         """The holding whose play stands in for ``hole``'s on ``board`` now: its place by

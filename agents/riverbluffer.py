@@ -24,7 +24,14 @@ from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.common.weights import holding_strengths
-from agents.delegating import Delegating, hand_count, inner_agent, options_of, probability
+from agents.delegating import (
+    Delegating,
+    hand_count,
+    inner_agent,
+    options_of,
+    probability,
+    warm_strengths,
+)
 from agents.errors import AgentOptionError
 from agents.known import holding_index
 from agents.triple import Triple
@@ -68,6 +75,7 @@ class RiverBluffer(Delegating):
             from acpcbot.errors import UnsupportedGameError
 
             raise UnsupportedGameError(f"{self.name} plays hold'em only")
+        warm_strengths()
 
     def rate_now(self) -> float:
         """How often a weak river hand bets or raises in the coming hand."""

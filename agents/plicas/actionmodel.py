@@ -23,14 +23,15 @@ shown holding. Folded hands thus count where the model says they were. Done hand
 this is online EM: an early hand is spread by an early model and stays so, which the
 forgetting below also washes out.
 
-**Forgetting.** With ``memory`` of ``N`` hands, every count decays by ``1 - 1/N`` a hand
-(counted in a running scale, not by touching the arrays): an opponent that changes its play
-is followed within a few ``N`` hands. ``memory=0`` never forgets.
+**Forgetting.** The counts are stored through PLICAS's one
+:class:`~agents.plicas.memory.Memory`: they fade as everything it learns fades, and are
+discounted with everything else when the opponent is seen to change (a model without a
+memory of its own never forgets).
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import HandState, RAISE
 >>> from agents.plicas.holdingbuckets import parse_class_index
->>> model = ActionModel(memory=0)
+>>> model = ActionModel()
 >>> hand = HandState(bundled_game())            # the small blind, position 1, acts first
 >>> model.evidence(hand)
 0.0
@@ -54,6 +55,7 @@ from acpcbot.actions import ActionType
 from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
 from acpcbot.rules import HandState
 from agents.plicas.holdingbuckets import COARSE, coarse_map, fine_count
+from agents.plicas.memory import Memory
 
 __all__ = ["PRIOR", "ActionModel", "Decision", "column_of"]
 
@@ -67,8 +69,6 @@ ones of the same history), the full history (towards the local one), the local h
 (towards the coarse context) and the coarse context (towards :data:`PRIOR`)."""
 SPREAD_EVERY = 16
 """Hands folded before the flop between two spreadings of them all."""
-_RESCALE = 1e12
-"""The running scale of the counts is folded into them once it grows past this."""
 
 
 def column_of(kind: ActionType) -> int:
@@ -157,20 +157,28 @@ class ActionModel:
     """One opponent's ``P(action | betting history, bucket)``, learned over a match (see the
     module's docstring)."""
 
-    def __init__(self, memory: int = 0, strengths: Sequence[float] = STRENGTHS) -> None:
-        self.decay = 1.0 / memory if memory > 0 else 0.0
+    def __init__(
+        self, memory: Memory | None = None, strengths: Sequence[float] = STRENGTHS
+    ) -> None:
+        self.memory = Memory() if memory is None else memory
+        """Counts are stored through it (times its scale)."""
+        self.memory.register(self)
         self.strengths = tuple(strengths)
         self.levels = (_Level(None), _Level(COARSE), _Level(COARSE), _Level(COARSE))
         """Fine buckets by full history; coarse buckets by full history, local history and
         coarse context."""
-        self.scale = 1.0
-        """Counts are stored multiplied by this (it grows as they decay)."""
         self.hands = 0
         self.folded: dict[tuple[tuple[int, int], ...], _Folded] = {}
         """The hands folded before the flop, by their decisions' rows and columns."""
         self.hands_since_spread = 0
         self._known: dict[int, FloatArray] = {}
         """The probabilities at each full history since the counts last changed."""
+        self._known_scale = 1.0
+
+    @property
+    def scale(self) -> float:
+        """Counts are stored multiplied by this (the memory's)."""
+        return self.memory.scale
 
     # -- reading ------------------------------------------------------------------------
 
@@ -194,6 +202,9 @@ class ActionModel:
 
     def _probabilities(self, hand: HandState, rows: tuple[int, int, int]) -> FloatArray:
         full, local, coarse = rows
+        if self._known_scale != self.scale:  # the memory moved on: every count weighs less
+            self._known.clear()
+            self._known_scale = self.scale
         known = self._known.get(full)
         if known is not None:
             return known
@@ -241,10 +252,6 @@ class ActionModel:
         holding it showed, if it did."""
         self.hands += 1
         self._known.clear()
-        if self.decay > 0:
-            self.scale /= 1.0 - self.decay
-            if self.scale > _RESCALE:
-                self._rescale()
         if not decisions:
             return
         if shown is None and all(d.round == 0 for d in decisions):
@@ -328,12 +335,12 @@ class ActionModel:
                 self._add(rows, state.round, column, change)
             group.given = mass
 
-    def _rescale(self) -> None:
-        """Fold the running scale into the stored counts."""
+    def rescale(self, factor: float) -> None:
+        """Multiply every stored count by ``factor`` (the memory folds its scale in)."""
         for level in self.levels:
-            level.counts = [counts / self.scale for counts in level.counts]
+            level.counts = [counts * factor for counts in level.counts]
         for group in self.folded.values():
-            group.hands /= self.scale
-            group.live /= self.scale
-            group.given /= self.scale
-        self.scale = 1.0
+            group.hands *= factor
+            group.live *= factor
+            group.given *= factor
+        self._known.clear()

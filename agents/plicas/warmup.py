@@ -3,7 +3,8 @@
 :meth:`agents.plicas.agent.Plicas.begin_match` calls :func:`warm_up`: once per process, a
 throwaway PLICAS of each kind plays the scripted hands of :mod:`agents.common.rehearsal`
 (the learned model and the frozen generic opponent, each with the river search on, so that
-every unit runs), compiling or loading from numba's cache every kernel a decision reaches.
+every unit runs) and the sweep a frozen PLICAS reads every holding with, compiling or loading
+from numba's cache every kernel a decision reaches.
 On a cold cache that takes about 10 s here and is announced
 (:func:`acpcbot.handeval.jitcache.compiling`); on a warm one, about half a second.
 """
@@ -34,4 +35,17 @@ def warm_up(game: Game) -> None:
 def _rehearsing_agents() -> list[Agent]:
     from agents.plicas.agent import Plicas  # the agent module imports this one
 
+    _frozen_kernels()
     return [Plicas(0, config) for config in REHEARSED]
+
+
+def _frozen_kernels() -> None:
+    """The sweep a frozen PLICAS reads every holding with (:mod:`agents.plicas.frozen`):
+    a PLICAS may freeze in the middle of a match, and its next decision must not compile."""
+    import numpy as np
+
+    from acpcbot.cards import parse_cards
+    from acpcbot.handeval.combos import NUM_COMBOS
+    from acpcbot.handeval.holdings import holdings_against_ranges
+
+    holdings_against_ranges(parse_cards("2c7d9sKhAs"), np.ones((1, NUM_COMBOS)))
