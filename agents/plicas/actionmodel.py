@@ -45,8 +45,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +55,7 @@ import numpy.typing as npt
 from acpcbot.actions import ActionType
 from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
 from acpcbot.rules import HandState
+from agents.plicas.actionprior import ActionPrior, coarse_key, local_key
 from agents.plicas.holdingbuckets import COARSE, coarse_map, fine_count
 from agents.plicas.memory import Memory
 
@@ -120,13 +122,18 @@ class Decision:
 
 
 class _Level:
-    """Counts of one level: a row per context, (buckets, 3) per row."""
+    """Counts of one level: a row per context, (buckets, 3) per row, and the prior's row
+    for each context where the level has one."""
 
-    def __init__(self, width: int | None) -> None:
+    def __init__(
+        self, width: int | None, prior: Callable[[Any], FloatArray | None] | None = None
+    ) -> None:
         self.width = width
         """Buckets per row (``None``: the fine buckets of each row's round)."""
         self.rows: dict[object, int] = {}
         self.counts: list[FloatArray] = []
+        self.prior = prior
+        self.priors: list[FloatArray | None] = []
 
     def row(self, key: object, round_: int) -> int:
         index = self.rows.get(key)
@@ -134,6 +141,7 @@ class _Level:
             index = self.rows[key] = len(self.counts)
             width = fine_count(round_) if self.width is None else self.width
             self.counts.append(np.zeros((width, 3)))
+            self.priors.append(self.prior(key) if self.prior is not None else None)
         return index
 
 
@@ -158,13 +166,18 @@ class ActionModel:
     module's docstring)."""
 
     def __init__(
-        self, memory: Memory | None = None, strengths: Sequence[float] = STRENGTHS
+        self,
+        memory: Memory | None = None,
+        strengths: Sequence[float] = STRENGTHS,
+        prior: ActionPrior | None = None,
     ) -> None:
         self.memory = Memory() if memory is None else memory
         """Counts are stored through it (times its scale)."""
         self.memory.register(self)
         self.strengths = tuple(strengths)
-        self.levels = (_Level(None), _Level(COARSE), _Level(COARSE), _Level(COARSE))
+        local = prior.local_row if prior is not None else None
+        coarse = prior.coarse_row if prior is not None else None
+        self.levels = (_Level(None), _Level(COARSE), _Level(COARSE, local), _Level(COARSE, coarse))
         """Fine buckets by full history; coarse buckets by full history, local history and
         coarse context."""
         self.hands = 0
@@ -189,9 +202,9 @@ class ActionModel:
         betting = hand.betting_text()
         here = betting.rsplit("/", 1)[-1]
         full = self.levels[1].row(betting, round_)
-        local = self.levels[2].row((round_, actor, hand.pot, here), round_)
+        local = self.levels[2].row(local_key(round_, actor, hand.pot, here), round_)
         facing = hand.amount_to_call() > 0
-        coarse = self.levels[3].row((round_, actor, facing, min(hand.num_raises, 3)), round_)
+        coarse = self.levels[3].row(coarse_key(round_, actor, facing, hand.num_raises), round_)
         self.levels[0].row(betting, round_)  # the fine row shares the full history's index
         return full, local, coarse
 
@@ -210,8 +223,17 @@ class ActionModel:
             return known
         inverse = 1.0 / self.scale
         facing = int(hand.amount_to_call() > 0)
-        probs = PRIOR[facing]
+        usual = self.levels[3].priors[coarse]
+        probs = PRIOR[facing] if usual is None else usual
         for level, row in ((3, coarse), (2, local), (1, full)):
+            departure = self.levels[level].priors[row] if level == 2 else None
+            if departure is not None and usual is not None:
+                # the field's play at this history, relative to its play in the coarse
+                # context, applied to what is known of this opponent there
+                ratio = np.divide(departure, usual, out=np.ones_like(usual), where=usual > 0)
+                moved = probs * ratio
+                total = moved.sum(axis=-1, keepdims=True)
+                probs = np.divide(moved, total, out=probs.copy(), where=total > 0)
             seen = self.levels[level].counts[row] * inverse
             k = self.strengths[level]
             probs = (seen + k * probs) / (seen.sum(axis=-1, keepdims=True) + k)

@@ -36,6 +36,7 @@ from agents.base import Agent
 from agents.common.weights import board_ranking
 from agents.known import StrategyTable, holding_index
 from agents.plicas.actionmodel import ActionModel
+from agents.plicas.actionprior import action_prior
 from agents.plicas.bluff import bluff_triple
 from agents.plicas.calibration import Calibration
 from agents.plicas.casebase import Case, CaseBase, case_triple
@@ -103,10 +104,12 @@ class Plicas(Agent):
         self.weights = RangeWeights(self.tables)
         config = self.config
         self.memory = Memory(config.memory, config.forget)
-        self.model = OpponentModel(self.memory)
+        fitted = config.fitted_prior
+        self.model = OpponentModel(self.memory, generic_opponent().profile if fitted else None)
         self.cases = CaseBase(self.memory)
         self.calibration = Calibration(memory=self.memory)
-        self.exploitation = ExploitationUnit(ActionModel(self.memory), config.exploit_evidence)
+        actions = ActionModel(self.memory, prior=action_prior() if fitted else None)
+        self.exploitation = ExploitationUnit(actions, config.exploit_evidence)
         self.detector = ChangeDetector(self.memory) if config.detect else None
         self._own_range = (-1, config.static_range)
         self._hand_number = -1

@@ -11,7 +11,7 @@ Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, se
 literal ablation (the learned opponent model still reads the hands).
 
 >>> PlicasConfig().dynamic_units()
-('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model', 'exploit', 'detect')
+('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model', 'exploit', 'fitted-prior', 'detect')
 >>> STATIC.dynamic_units()
 ('fold-equity',)
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
@@ -80,6 +80,9 @@ class PlicasConfig:
     memory: int = field(default=10_000, metadata=_bounds(0, _MAX_HANDS))
     """Hands everything it learns remembers: every count decays by 1 - 1/memory a hand (0:
     never; :mod:`agents.plicas.memory`)."""
+    fitted_prior: bool = True
+    """Start from what the field does (:mod:`agents.plicas.actionprior`; the opponent model
+    from the generic opponent, :mod:`agents.plicas.generic`) instead of a vague guess."""
     detect: bool = True
     """The change detector (:mod:`agents.plicas.change`): on a change of the opponent's
     play, everything learned so far is discounted to ``forget`` of its weight."""
@@ -109,6 +112,7 @@ class PlicasConfig:
             ("model", self.model),
             ("river-search", self.river_search),
             ("exploit", self.exploit),
+            ("fitted-prior", self.fitted_prior),
             ("detect", self.detect),
         )
         return tuple(name for name, enabled in on if enabled)
@@ -149,6 +153,7 @@ STATIC = PlicasConfig(
     bluff=False,
     model=False,
     exploit=False,
+    fitted_prior=False,
     detect=False,
 )
 """``plicas-static``: the paper's four dynamic units off (DPRC, DPAC, the case base, the

@@ -137,7 +137,10 @@ class OpponentModel:
     )
     """The attributes that sum the match so far (the rest track the hand in progress)."""
 
-    def __init__(self, memory: Memory | None = None) -> None:
+    def __init__(self, memory: Memory | None = None, prior: OpponentProfile | None = None) -> None:
+        self.prior = PRIOR if prior is None else prior
+        """The opponent it assumes until it has seen this one (:data:`PRIOR`, or a fitted
+        one: :mod:`agents.plicas.generic`)."""
         self.memory = Memory() if memory is None else memory
         """The totals are stored through it (times its scale), :attr:`hands_seen` aside."""
         self.memory.register(self)
@@ -256,19 +259,20 @@ class OpponentModel:
         k = PRIOR_STRENGTH
         decisions = self.total("preflop_decisions")
         kept = decisions - self.total("preflop_folds")
-        return float((kept + k * PRIOR.range) / (decisions + k))
+        return float((kept + k * self.prior.range) / (decisions + k))
 
     def profile(self) -> OpponentProfile:
         """The opponent's smoothed frequencies and summaries."""
         k = PRIOR_STRENGTH
         counts = self.total("counts")
         evidence = counts.sum(axis=-1)
-        freq = (counts + k * PRIOR.frequencies) / (evidence + k)[..., None]
+        prior = self.prior
+        freq = (counts + k * prior.frequencies) / (evidence + k)[..., None]
         chances = self.total("raise_chances")
         raises, calls = chances[:, 0], chances[:, 1]
-        aggression = (raises + k * PRIOR.aggression) / (raises + calls + k)
+        aggression = (raises + k * prior.aggression) / (raises + calls + k)
         pot_weight = 4.0
-        average_pot = (self.total("flop_pot_total") + pot_weight * PRIOR.average_pot) / (
+        average_pot = (self.total("flop_pot_total") + pot_weight * prior.average_pot) / (
             self.total("flop_hands") + pot_weight
         )
         return OpponentProfile(

@@ -17,6 +17,7 @@ def test_named_variants() -> None:
         "fold-equity",
         "model",
         "exploit",
+        "fitted-prior",
         "detect",
     )
     # The static bot: no unit that learns, and the readings come from the frozen opponent.
@@ -34,6 +35,7 @@ def test_options_switch_units_and_set_knobs() -> None:
         "fold-equity",
         "model",
         "exploit",
+        "fitted-prior",
         "detect",
     )
     assert config.case_threshold == 5 and config.case_weight == 0.25
