@@ -108,7 +108,7 @@ class AgentEntry:
 _PLICAS_OPTIONS = (
     "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit, "
     "fitted-prior, detect = on|off; dprc-hands 0..1000000000, case-threshold "
-    "1..1000000000, samples 1..1000000, memory 0..1000000000, freeze-after "
+    "1..1000000000, samples 1..1000000, ahead 0..46, memory 0..1000000000, freeze-after "
     "0..1000000000, train-hands 1..1000000000, train-seed 0..2147483647 = N; static-range "
     "0.01..1, case-weight 0..100, exploit-evidence 0..1000000, forget 0.0001..1 = X; "
     "train = AGENT (played before the match, learning)"

@@ -66,7 +66,7 @@ def _preflop(own: tuple[Card, ...]) -> FloatArray:
     return equity
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)
 def _board(own: tuple[Card, ...], board: tuple[Card, ...], stride: int) -> FloatArray:
     from acpcbot.handeval.holdings import hand_against_holdings
 

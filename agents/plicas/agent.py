@@ -109,7 +109,7 @@ class Plicas(Agent):
         self.cases = CaseBase(self.memory)
         self.calibration = Calibration(memory=self.memory)
         actions = ActionModel(self.memory, prior=action_prior() if fitted else None)
-        self.exploitation = ExploitationUnit(actions, config.exploit_evidence)
+        self.exploitation = ExploitationUnit(actions, config.exploit_evidence, config.ahead)
         self.detector = ChangeDetector(self.memory) if config.detect else None
         self._own_range = (-1, config.static_range)
         self._hand_number = -1

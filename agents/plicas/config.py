@@ -77,6 +77,9 @@ class PlicasConfig:
     exploit_evidence: float = field(default=3.0, metadata=_bounds(0.0, 1_000_000.0))
     """Observations of the opponent's decisions at which the exploitation unit's triple
     weighs as much as the rule units' (0: trusted from the first hand)."""
+    ahead: int = field(default=0, metadata=_bounds(0, 46))
+    """River cards over which the exploitation unit's walk of the turn looks into the
+    river's betting (0: the turn's walk ends in a check-down)."""
     memory: int = field(default=10_000, metadata=_bounds(0, _MAX_HANDS))
     """Hands everything it learns remembers: every count decays by 1 - 1/memory a hand (0:
     never; :mod:`agents.plicas.memory`)."""

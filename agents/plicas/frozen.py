@@ -41,10 +41,17 @@ from acpcbot.handeval.combos import COMBO_CLASS, NUM_COMBOS
 from acpcbot.player import BettingView
 from acpcbot.rules import CALL, FOLD, RAISE, HandState
 from agents.common.showdowns import disjoint_sums, showdown_equities_all
+from agents.common.weights import COMBOS_WITH_CARD
 from agents.known import StrategyTable, dead_holdings, legal_rows
 from agents.plicas.buckets import bucket_of
 from agents.plicas.dpac import shift_probabilities
-from agents.plicas.exploitation import FLOP_STRIDE, ExploitationUnit
+from agents.plicas.exploitation import (
+    FLOP_STRIDE,
+    RIVER,
+    TURN,
+    ExploitationUnit,
+    river_cards,
+)
 from agents.plicas.holdingbuckets import fine_buckets
 from agents.plicas.merge import merge
 from agents.plicas.model import OpponentAction, context_level
@@ -162,21 +169,20 @@ class FrozenPolicy:
         situation = Situation.at(betting, (), board)
         weights = public.weights.weights
         live = ~dead_holdings(self.game, board)
-        ranges: list[FloatArray] = []
+        ranges: Ends = []
         if situation.round > 0:
-            ranges.extend(agent.reader.postflop_ranges(situation, weights, self.profile))
-        walk = _Walk(self.actions, board, hand.current_player, hand.round)
-        exploit = agent.config.exploit
+            read = agent.reader.postflop_ranges(situation, weights, self.profile)
+            ranges.extend((board, w) for w in read)
+        config = agent.config
+        ahead = config.ahead if hand.amount_to_call() == 0 else 0  # as the unit looks ahead
+        walk = _Walk(self.actions, board, hand.current_player, hand.round, ahead)
+        exploit = config.exploit
         walked = np.where(live, public.unit.range.weights, 0.0)
         ours = [hand.child(CALL)] + ([hand.child(RAISE)] if hand.can_raise() else [])
         if exploit:
             for child in ours:
                 ranges.extend(walk.ends(child, walked))
-        equities = (
-            iter(showdown_equities_all(board, np.stack(ranges), FLOP_STRIDE))
-            if ranges
-            else iter(())
-        )
+        equities = iter(equities_at(ranges))
         if situation.round == 0:
             readings = agent.reader.preflop_by_class(situation, weights, self.profile)
             steal_fold = self.profile.fold_to_bet(0, situation.opponent, 1)
@@ -271,15 +277,43 @@ class _Shift:
         return self.shift
 
 
+Ends = list[tuple[tuple[Card, ...], FloatArray]]
+"""The ranges a walk reaches a check-down with, each with the board it is on."""
+
+
+def equities_at(ends: Ends) -> list[FloatArray]:
+    """Every holding's chance against each range of ``ends`` on its board, in order (one
+    sweep per board)."""
+    by_board: dict[tuple[Card, ...], list[int]] = {}
+    for number, (board, _) in enumerate(ends):
+        by_board.setdefault(board, []).append(number)
+    found: list[FloatArray] = [np.zeros(0)] * len(ends)
+    for board, numbers in by_board.items():
+        ranges = np.stack([ends[n][1] for n in numbers])
+        for n, equity in zip(
+            numbers, showdown_equities_all(board, ranges, FLOP_STRIDE), strict=True
+        ):
+            found[n] = equity
+    return found
+
+
 class _Walk:
     """The exploitation unit's walk of the rest of the betting round
     (:class:`agents.plicas.exploitation._RoundWalk`) with every holding's values at once:
     the opponent's range splits the same way whatever our holding; only the share of each
     part (our cards' holdings left out) and the check-down equities differ, and those come
     from one computation for every range the walk reaches (it walks twice: once to find the
-    ranges at the round's end, once to value them)."""
+    ranges at its check-downs, once to value them). From the turn it looks into the river's
+    betting over the same river cards the unit does (:func:`river_cards`)."""
 
-    def __init__(self, actions: ActionModel, board: tuple[Card, ...], me: int, round_: int) -> None:
+    def __init__(
+        self,
+        actions: ActionModel,
+        board: tuple[Card, ...],
+        me: int,
+        round_: int,
+        ahead: int = 0,
+    ) -> None:
         self.actions = actions
         self.board = board
         buckets = fine_buckets(board)
@@ -287,13 +321,17 @@ class _Walk:
         self.index = np.maximum(buckets, 0)
         self.me = me
         self.last_round = round_
+        self.rivers: list[tuple[Card, _Walk]] = []
+        if ahead and round_ == TURN:
+            for card in river_cards(board, ahead):
+                self.rivers.append((card, _Walk(actions, (*board, card), me, RIVER)))
 
-    def ends(self, hand: HandState, weights: FloatArray) -> list[FloatArray]:
-        """The ranges the walk from ``hand`` reaches the round's end with, in order."""
-        found: list[FloatArray] = []
+    def ends(self, hand: HandState, weights: FloatArray) -> Ends:
+        """The ranges (with their boards) the walk from ``hand`` checks down with, in order."""
+        found: Ends = []
 
-        def collect(range_left: FloatArray) -> FloatArray:
-            found.append(range_left)
+        def collect(board: tuple[Card, ...], range_left: FloatArray) -> FloatArray:
+            found.append((board, range_left))
             return np.zeros(NUM_COMBOS)
 
         self._walk(hand, weights, collect)
@@ -305,18 +343,23 @@ class _Walk:
         """Every holding's value of ``hand`` (our action just taken) against ``weights``,
         with ``equities`` every holding's chance against each range :meth:`ends` gave, in
         its order."""
-        return self._walk(hand, weights, lambda _: next(equities))
+        return self._walk(hand, weights, lambda _board, _range: next(equities))
 
     def _walk(
-        self, hand: HandState, weights: FloatArray, end: Callable[[FloatArray], FloatArray]
+        self,
+        hand: HandState,
+        weights: FloatArray,
+        end: Callable[[tuple[Card, ...], FloatArray], FloatArray],
     ) -> FloatArray:
         me = self.me
         if hand.folded[me]:
             return np.full(NUM_COMBOS, -float(hand.spent[me]))
         if hand.folded[1 - me]:
             return np.full(NUM_COMBOS, float(hand.spent[1 - me]))
+        if self.rivers and not hand.finished and hand.round > self.last_round:
+            return self._river(hand, weights, end)
         if hand.finished or hand.round > self.last_round:
-            wp = end(weights)
+            wp = end(self.board, weights)
             return (2 * wp - 1) * hand.spent[me]
         if hand.current_player == me:
             best = self._walk(hand.child(CALL), weights, end)
@@ -340,3 +383,25 @@ class _Walk:
             )
             value += share * self._walk(hand.child(action), taken, end)
         return value
+
+    def _river(
+        self,
+        hand: HandState,
+        weights: FloatArray,
+        end: Callable[[tuple[Card, ...], FloatArray], FloatArray],
+    ) -> FloatArray:
+        """The river walked from the end of the turn over the river cards, each holding's
+        values averaged over the cards it does not hold, weighted by the range's mass that
+        does not hold them either."""
+        total = np.zeros(NUM_COMBOS)
+        mass = np.zeros(NUM_COMBOS)
+        for card, walk in self.rivers:
+            kept = weights.copy()
+            kept[COMBOS_WITH_CARD[card]] = 0.0
+            if float(kept.sum()) <= 0:
+                continue
+            share = disjoint_sums(kept)[0]
+            share[COMBOS_WITH_CARD[card]] = 0.0  # our holdings that hold the card
+            total += share * walk._walk(hand, kept, end)
+            mass += share
+        return np.divide(total, mass, out=np.zeros(NUM_COMBOS), where=mass > 0)

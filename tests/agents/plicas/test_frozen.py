@@ -19,7 +19,7 @@ from agents.common.handloop import play_hand, random_deal
 from agents.errors import AgentSpecError
 from agents.plicas.agent import Plicas
 from agents.plicas.exploitation import ExploitationUnit
-from agents.plicas.frozen import FrozenPolicy, _Walk
+from agents.plicas.frozen import FrozenPolicy, _Walk, equities_at
 from agents.registry import create_agent, lbr_against
 from agents.triple import Triple
 
@@ -122,11 +122,13 @@ def _combos() -> list[tuple[int, int]]:
     return [tuple(row) for row in COMBO_CARDS.tolist()]
 
 
-def test_its_walk_values_every_holding_as_the_unit_values_one() -> None:
+@pytest.mark.parametrize("ahead", [0, 6])
+def test_its_walk_values_every_holding_as_the_unit_values_one(ahead: int) -> None:
     """On the turn (every runout, as the unit's): the exploitation unit's walk for every
-    holding at once gives each holding the values the unit's own walk gives it."""
-    agent = begun("plicas:freeze-after=0")
-    hand = state(RAISE, CALL, CALL, CALL, RAISE)  # the turn, the big blind bet
+    holding at once gives each holding the values the unit's own walk gives it, looking into
+    the river's betting or not."""
+    agent = begun(f"plicas:freeze-after=0,ahead={ahead}")
+    hand = state(RAISE, CALL, CALL, CALL, CALL)  # the turn, the big blind checked
     board = BOARD[:4]
     model = agent.exploitation.model
     public = ExploitationUnit(model, 3.0)
@@ -137,12 +139,12 @@ def test_its_walk_values_every_holding_as_the_unit_values_one() -> None:
             public.opponent_acted(replay, action.type, board[: GAME.board_total(replay.round)])
         replay.apply(action)
     public.see_board(board)
-    walk = _Walk(model, board, hand.current_player, hand.round)
+    walk = _Walk(model, board, hand.current_player, hand.round, ahead)
     live = ~np.isin(np.array(_combos()), board).any(axis=1)
     weights = np.where(live, public.range.weights, 0.0)
     for cards in ("QsQd", "6h4h", "9c8c"):
         own = parse_cards(cards)
-        one = ExploitationUnit(model, 3.0)
+        one = ExploitationUnit(model, 3.0, ahead)
         one.start(own)
         replay = HandState(GAME)
         for action in [a for r in hand.actions for a in r]:
@@ -154,10 +156,7 @@ def test_its_walk_values_every_holding_as_the_unit_values_one() -> None:
             (hand.child(CALL), values.call),
             (hand.child(RAISE), values.raise_),
         ):
-            ends = walk.ends(child, weights)
-            from agents.common.showdowns import showdown_equities_all
-
-            every = walk.value(child, weights, iter(showdown_equities_all(board, np.stack(ends))))
+            every = walk.value(child, weights, iter(equities_at(walk.ends(child, weights))))
             assert every[combo_index(*own)] == pytest.approx(expected, abs=1e-9)
 
 
