@@ -85,8 +85,8 @@ def postflop_aggression(opponent: str, options: str, hands: int = 200, seed: int
     key, value = options.split("=")
     # the exploitation unit off: its best response would blur the one unit measured here;
     # the fitted prior off: the unit reacts to the fold rates it learns from a vague start
-    options = {key: value, "exploit": "off", "fitted-prior": "off"}
-    agent = CountingPlicas(seed, DYNAMIC.with_options(options))
+    switches = {key: value, "exploit": "off", "fitted-prior": "off"}
+    agent = CountingPlicas(seed, DYNAMIC.with_options(switches))
     play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     decisions, raises = agent.postflop
     return raises / decisions
