@@ -47,6 +47,9 @@ from agents.triple import Triple
 
 __all__ = ["Reshuffler"]
 
+BASE, AT, SHIFT = "dpp-coarse", 10_000, 0.5
+"""The defaults of the options ``base``, ``at`` and ``shift``."""
+
 
 class Reshuffler(Delegating):
     """``base`` for ``at`` hands, then ``base``'s play of another holding (see the module's
@@ -54,7 +57,11 @@ class Reshuffler(Delegating):
 
     name = "reshuffler"
 
-    def __init__(self, seed: int, base: Agent, at: int, shift: float) -> None:
+    def __init__(
+        self, seed: int, base: Agent | None = None, at: int = AT, shift: float = SHIFT
+    ) -> None:
+        if base is None:  # by its name alone: its defaults
+            base = inner_agent(self.name, "base", BASE, seed)
         super().__init__(seed, [base])
         if not base.fixed_strategy:
             raise AgentOptionError(
@@ -73,9 +80,9 @@ class Reshuffler(Delegating):
             raise AgentOptionError(
                 f"unknown reshuffler option {unknown[0]!r}; it takes: {options_of(cls.name)}"
             )
-        shift = probability(cls.name, "shift", options.get("shift", "0.5"))
-        base = inner_agent(cls.name, "base", options.get("base", "dpp-coarse"), seed)
-        return cls(seed, base, hand_count(cls.name, "at", options.get("at", "10000")), shift)
+        shift = probability(cls.name, "shift", options.get("shift", str(SHIFT)))
+        base = inner_agent(cls.name, "base", options.get("base", BASE), seed)
+        return cls(seed, base, hand_count(cls.name, "at", options.get("at", str(AT))), shift)
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)

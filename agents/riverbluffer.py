@@ -38,6 +38,9 @@ from agents.triple import Triple
 
 __all__ = ["RiverBluffer"]
 
+BASE, RATE, JUMP, AT, WEAK = "dpp-coarse", 0.05, 1.0, 10_000, 0.3
+"""The defaults of the options ``base``, ``rate``, ``jump``, ``at`` and ``weak``."""
+
 
 class RiverBluffer(Delegating):
     """``base`` but for its weak river hands (see the module's docstring)."""
@@ -45,8 +48,16 @@ class RiverBluffer(Delegating):
     name = "river-bluffer"
 
     def __init__(  # noqa: PLR0917  (the options, one by one)
-        self, seed: int, base: Agent, rate: float, jump: float, at: int, weak: float
+        self,
+        seed: int,
+        base: Agent | None = None,
+        rate: float = RATE,
+        jump: float = JUMP,
+        at: int = AT,
+        weak: float = WEAK,
     ) -> None:
+        if base is None:  # by its name alone: its defaults
+            base = inner_agent(self.name, "base", BASE, seed)
         super().__init__(seed, [base])
         self.base = base
         self.rate, self.jump, self.at, self.weak = rate, jump, at, weak
@@ -59,14 +70,14 @@ class RiverBluffer(Delegating):
             raise AgentOptionError(
                 f"unknown river-bluffer option {unknown[0]!r}; it takes: {options_of(cls.name)}"
             )
-        base = inner_agent(cls.name, "base", options.get("base", "dpp-coarse"), seed)
+        base = inner_agent(cls.name, "base", options.get("base", BASE), seed)
         return cls(
             seed,
             base,
-            rate=probability(cls.name, "rate", options.get("rate", "0.05")),
-            jump=probability(cls.name, "jump", options.get("jump", "1")),
-            at=hand_count(cls.name, "at", options.get("at", "10000")),
-            weak=probability(cls.name, "weak", options.get("weak", "0.3")),
+            rate=probability(cls.name, "rate", options.get("rate", str(RATE))),
+            jump=probability(cls.name, "jump", options.get("jump", str(JUMP))),
+            at=hand_count(cls.name, "at", options.get("at", str(AT))),
+            weak=probability(cls.name, "weak", options.get("weak", str(WEAK))),
         )
 
     def begin_match(self, info: MatchInfo) -> None:
