@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the prior PLICAS's action model starts from, on the field, and write it.
 
-    python scripts/build_action_prior.py --hands 20000 --seed 3000
+    python scripts/build_action_prior.py --hands 4000 --seed 3000
 
 Plays every pair of the field — ``dpp-coarse`` and the four Kendall styles, never ``dpp``
 (PLICAS's test set) — against each other for ``--hands`` hands in this process (the seats
@@ -79,7 +79,7 @@ def format_round(betting: BettingView) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=20_000, help="hands per pair (20000)")
+    parser.add_argument("--hands", type=int, default=4_000, help="hands per pair (4000)")
     parser.add_argument("--seed", type=int, default=3000, help="card seed (3000)")
     parser.add_argument(
         "--out", type=Path, default=DATA_DIR / ACTION_PRIOR_FILE, help="where to write it"
