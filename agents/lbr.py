@@ -93,7 +93,10 @@ class LocalBestResponse(Agent):
     """Local best response against a fixed strategy (see the module's docstring)."""
 
     name = "lbr"
-    OPTIONS = "opponent = the agent to exploit (a name); from = preflop|flop|turn|river"
+    OPTIONS = (
+        "opponent = the agent to exploit (with options as a log names it: NAME+KEY=VALUE); "
+        "from = preflop|flop|turn|river"
+    )
 
     def __init__(
         self,
@@ -134,7 +137,9 @@ class LocalBestResponse(Agent):
         opponent = options.get("opponent")
         if opponent is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({cls.OPTIONS})")
-        if opponent.partition(":")[0] == cls.name:
+        from agents.registry import nested_spec
+
+        if nested_spec(opponent).partition(":")[0] == cls.name:
             raise AgentOptionError("lbr cannot be its own opponent")
         round_of(options.get("from", "preflop"))
 
@@ -142,10 +147,13 @@ class LocalBestResponse(Agent):
     def check(cls, options: Mapping[str, str], game: Game) -> None:
         """Also the opponent: it plays ``game``, with a fixed strategy."""
         super().check(options, game)
-        from agents.registry import agent_class, check_agent
+        from agents.registry import check_agent, create_agent, nested_spec
 
-        check_agent(options["opponent"], game)
-        _fixed(agent_class(options["opponent"]))
+        spec = nested_spec(options["opponent"])
+        check_agent(spec, game)
+        # Made, never begun: whether it plays a fixed strategy may follow from its options
+        # (plicas+freeze-after=0).
+        _fixed(type(create_agent(spec, 0)))
 
     @classmethod
     def unsupported(cls, game: Game) -> str | None:
@@ -159,10 +167,10 @@ class LocalBestResponse(Agent):
         super().begin_match(info)
         game = info.game
         if self.opponent is not None:
-            from agents.registry import create_agent
+            from agents.registry import create_agent, nested_spec
 
             self.check_options({"opponent": self.opponent})
-            self.model = create_agent(self.opponent, 0)
+            self.model = create_agent(nested_spec(self.opponent), 0)
         if self.model is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({self.OPTIONS})")
         _fixed(type(self.model))

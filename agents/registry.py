@@ -12,7 +12,7 @@ subclass, e.g. ``mybot:MyBot`` or ``mypackage.bots:Careful``. A spec whose text 
 first ``:`` is not an agent's name and is followed by ``:`` and a Python identifier names a
 class; otherwise what follows the first ``:`` are options (which always hold ``=``):
 ``plicas:dprc=off,bluff=off``, ``mybot:MyBot:aggression=2``. Names, modules, classes and
-option keys are ASCII; a value is ASCII letters, digits and ``. _ + - /``. Every command
+option keys are ASCII; a value is ASCII letters, digits and ``. _ + - / =``. Every command
 that takes an agent takes a spec, because :func:`create_agent` parses it, and every way a
 spec can be wrong is an :class:`~agents.errors.AgentSpecError` raised right there, before
 any match starts. The dealer is handed agents as :func:`entrant` s (an
@@ -64,6 +64,7 @@ __all__ = [
     "known_strategies",
     "lbr_against",
     "listing",
+    "nested_spec",
     "parse_agent_spec",
     "player_name",
 ]
@@ -73,7 +74,7 @@ AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*", re.ASCII)
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", re.ASCII)
 _CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*", re.ASCII)
-_VALUE = re.compile(r"[A-Za-z0-9._+/-]+", re.ASCII)
+_VALUE = re.compile(r"[A-Za-z0-9._+/=-]+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +110,12 @@ class AgentEntry:
 
 
 _PLICAS_OPTIONS = (
-    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit = on|off; "
-    "dprc-hands 0..1000000000, case-threshold 1..1000000000, samples 1..1000000, "
-    "memory 0..1000000000 = N; static-range 0.01..1, case-weight 0..100, "
-    "exploit-evidence 0..1000000 = X"
+    "dprc, dpac, case-base, bluff, fold-equity, model, river-search, exploit, "
+    "fitted-prior, detect = on|off; dprc-hands 0..1000000000, case-threshold "
+    "1..1000000000, samples 1..1000000, ahead 0..46, memory 0..1000000000, freeze-after "
+    "0..1000000000, train-hands 1..1000000000, train-seed 0..2147483647 = N; static-range "
+    "0.01..1, case-weight 0..100, exploit-evidence 0..1000000, forget 0.0001..1 = X; "
+    "train = AGENT (played before the match, learning)"
 )
 """PLICAS's options with their ranges (:func:`agents.plicas.config.options_help`, written
 out so that listing the agents imports no agent)."""
@@ -176,9 +179,29 @@ AGENTS: dict[str, AgentEntry] = {
         AgentEntry(
             "switch",
             "agents.switching:Switching",
-            "changes style during the match: one agent for the first hands, then another",
-            "first = NAME, then = NAME (agents without options), after = hands (1..10^9)",
-            required="first=loose-passive,then=tight-aggressive,after=25000",
+            "a trap: changes style during the match, one agent for the first hands, then "
+            "another (and another)",
+            "phases = AGENT/AGENT[/...] (with options as a log names an agent: "
+            "NAME+KEY=VALUE+...), at = hands/hands[/...] (where each later phase starts, "
+            "1..10^9); or first = AGENT, then = AGENT, after = hands",
+            required="phases=loose-passive/dpp-coarse,at=10000",
+        ),
+        AgentEntry(
+            "river-bluffer",
+            "agents.riverbluffer:RiverBluffer",
+            "a trap: plays its base but bluffs the river with weak hands at a rate that jumps "
+            "at one hand",
+            "base = AGENT (dpp-coarse); rate, jump 0..1 (0.05, 1: how often a weak river hand "
+            "bets or raises before hand at, and from it); at = hands (10000); weak 0..1 (0.3: "
+            "the river strength below which a hand is weak)",
+        ),
+        AgentEntry(
+            "reshuffler",
+            "agents.reshuffler:Reshuffler",
+            "a trap: plays its base's frequencies but, from one hand on, each action with "
+            "other hands",
+            "base = AGENT with a fixed strategy (dpp-coarse); at = hands (10000); shift 0..1 "
+            "(0.5: how far round the order of strength each holding's place moves)",
         ),
         AgentEntry(
             "loose-passive",
@@ -272,7 +295,7 @@ def _parse_options(spec: str, text: str) -> dict[str, str]:
         if not _VALUE.fullmatch(value):
             raise AgentOptionError(
                 f"agent option {key}={value!r} in {spec!r}: a value is ASCII letters, digits "
-                "and . _ + - /"
+                "and . _ + - / ="
             )
         if key in options:
             raise AgentOptionError(f"agent option {key} is given twice in {spec!r}")
@@ -281,15 +304,46 @@ def _parse_options(spec: str, text: str) -> dict[str, str]:
 
 
 def player_name(spec: str) -> str:
-    """A spec as a player name an ACPC log can hold (no ``:``, ``|`` or spaces).
+    """A spec as a player name an ACPC log can hold (no ``:``, ``|`` or spaces) and the
+    log's file name too (a ``/`` of a value, as in a switch's phases, becomes ``~``).
 
     >>> player_name("plicas: dprc=off, bluff=off")
     'plicas+dprc=off+bluff=off'
     >>> player_name("mybot:MyBot:level=2")
     'mybot.MyBot+level=2'
+    >>> player_name("switch:phases=always-call/dpp,at=5")
+    'switch+phases=always-call~dpp+at=5'
     """
     target, options = parse_agent_spec(spec)
-    return target.replace(":", ".") + "".join(f"+{key}={value}" for key, value in options.items())
+    named = "".join(f"+{key}={value.replace('/', '~')}" for key, value in options.items())
+    return target.replace(":", ".") + named
+
+
+def nested_spec(text: str) -> str:
+    """The spec of an agent written inside another agent's option, as a log names it
+    (:func:`player_name`): ``NAME+KEY=VALUE+KEY=VALUE`` (``module.Class`` for a class of
+    yours), since an option's value cannot hold ``:`` or ``,``. The traps' phases and bases,
+    LBR's opponent and PLICAS's training opponent are written so; their own option values
+    cannot hold ``+`` or ``/`` then.
+
+    >>> nested_spec("river-bluffer+rate=0.05+at=20000")
+    'river-bluffer:rate=0.05,at=20000'
+    >>> nested_spec("dpp-coarse"), nested_spec("mybot.MyBot+level=2")
+    ('dpp-coarse', 'mybot:MyBot:level=2')
+    >>> nested_spec(player_name("plicas:freeze-after=0,train=dpp-coarse"))
+    'plicas:freeze-after=0,train=dpp-coarse'
+    """
+    head, *options = text.strip().split("+")
+    if "." in head:
+        module, _, cls = head.rpartition(".")
+        head = f"{module}:{cls}"
+    for option in options:
+        if "=" not in option:
+            raise AgentOptionError(
+                f"agent {text!r}: each option after its name is +KEY=VALUE (as a log names an "
+                "agent: plicas+dprc=off)"
+            )
+    return f"{head}:{','.join(options)}" if options else head
 
 
 def is_plugin(spec: str) -> bool:
@@ -507,28 +561,28 @@ def playable_specs() -> list[str]:
 
 
 def lbr_against(opponent: str, first_round: str = "preflop") -> RegistryEntrant:
-    """The ``lbr`` agent against ``opponent``, acting greedily from ``first_round`` on (it
-    checks or calls before); :class:`AgentSpecError` unless ``opponent`` names an agent with a
-    fixed strategy LBR can query.
+    """The ``lbr`` agent against ``opponent`` (a spec: its options go in as a log names
+    the agent), acting greedily from ``first_round`` on (it checks or calls before);
+    :class:`AgentSpecError` unless ``opponent`` names an agent with a fixed strategy LBR can
+    query.
 
     >>> lbr_against("dpp").spec, lbr_against("dpp", "turn").spec
     ('lbr:opponent=dpp', 'lbr:opponent=dpp,from=turn')
+    >>> lbr_against("plicas-static:freeze-after=0").spec
+    'lbr:opponent=plicas-static+freeze-after=0'
     >>> lbr_against("lbr")
     Traceback (most recent call last):
     agents.errors.AgentSpecError: LBR cannot play against itself
     """
-    name, options = parse_agent_spec(opponent)
-    if options or ":" in name:
-        raise AgentSpecError(
-            f"LBR takes an agent's name without options, not {opponent!r} (see: acpcbot agents)"
-        )
+    name, _ = parse_agent_spec(opponent)
     if name == "lbr":
         raise AgentSpecError("LBR cannot play against itself")
-    if not create_agent(name).fixed_strategy:
+    if not create_agent(opponent).fixed_strategy:
         fixed = sorted(n for n, entry in AGENTS.items() if entry.load().fixed_strategy)
         raise AgentSpecError(
-            f"{name} has no fixed strategy LBR can query for every holding (it adapts or does "
-            f"not say what it plays); agents that have one: {', '.join(fixed)}"
+            f"{opponent} has no fixed strategy LBR can query for every holding (it adapts or "
+            f"does not say what it plays); agents that have one: {', '.join(fixed)}, and "
+            "plicas or plicas-static frozen from the first hand (freeze-after=0)"
         )
-    spec = f"lbr:opponent={name}"
+    spec = f"lbr:opponent={player_name(opponent)}"
     return entrant(spec if first_round == "preflop" else f"{spec},from={first_round}")

@@ -1,105 +1,93 @@
 """An opponent that changes its style during a match: one agent for the first hands, then
-another.
+another, then another.
 
-``switch:first=loose-passive,then=tight-aggressive,after=25000`` plays ``loose-passive``
-for its first 25,000 hands, then ``tight-aggressive`` for the rest of the match. It tests a
-learning agent that must notice a change (a model that never forgets keeps exploiting the
-style that is gone). Each agent is made from its name (built-in agents without options)
-with the switcher's seed; each sees only the hands it plays.
+``switch:phases=loose-passive/dpp-coarse,at=10000`` plays ``loose-passive`` for its first
+10,000 hands, then ``dpp-coarse`` for the rest of the match; ``phases`` lists two or more
+agents (separated by ``/``) and ``at`` the hand each phase after the first starts at (one
+fewer, increasing, also separated by ``/``). A phase's agent may carry options, written as a
+log names such an agent (:func:`agents.registry.nested_spec`):
+``switch:phases=dpp-coarse/river-bluffer+rate=0.05+at=1/always-raise,at=10000/20000``. The
+two-phase form of before, ``first=NAME,then=NAME,after=N``, is the same as
+``phases=NAME/NAME,at=N``. It tests a learning agent that must notice a change (a model that
+never forgets keeps exploiting the style that is gone). Each agent is made with the
+switcher's seed and sees only the hands it plays.
 
 >>> from agents.registry import create_agent
 >>> switcher = create_agent("switch:first=always-call,then=always-raise,after=2", 7)
->>> switcher.name, switcher.after, [a.name for a in switcher.agents]
-('switch', 2, ['always-call', 'always-raise'])
+>>> switcher.name, switcher.starts, [a.name for a in switcher.agents]
+('switch', (0, 2), ['always-call', 'always-raise'])
+>>> three = create_agent("switch:phases=always-call/example/always-raise,at=5/9", 7)
+>>> three.starts, [a.name for a in three.agents]
+((0, 5, 9), ['always-call', 'example', 'always-raise'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+import itertools
+from collections.abc import Mapping, Sequence
 
-from acpcbot.actions import Action
-from acpcbot.game import Game
-from acpcbot.player import BettingView, HandResult, MatchInfo
-from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
+from agents.delegating import Delegating, hand_count, inner_agent, options_of
 from agents.errors import AgentOptionError
 
 __all__ = ["Switching"]
 
-_OPTIONS = "first = NAME, then = NAME (agents without options), after = hands (1..10^9)"
 
-
-class Switching(Agent):
-    """Plays ``first`` for ``after`` hands, then ``then`` (see the module's docstring)."""
+class Switching(Delegating):
+    """Plays each phase's agent from the hand its phase starts at (see the module's
+    docstring)."""
 
     name = "switch"
-    OPTIONS = _OPTIONS
 
-    def __init__(self, seed: int, first: Agent, then: Agent, after: int) -> None:
-        super().__init__(seed)
-        self.agents = (first, then)
-        self.after = after
-        self._hands = 0
+    def __init__(self, seed: int, agents: Sequence[Agent], starts: Sequence[int]) -> None:
+        super().__init__(seed, agents)
+        self.starts = tuple(starts)
+        """The hand each phase starts at (0 for the first)."""
+        if len(self.starts) != len(self.agents) or self.starts[0] != 0:
+            raise ValueError("one start per phase, the first at hand 0")
+
+    @property
+    def after(self) -> int:
+        """The hand the second phase starts at."""
+        return self.starts[1]
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Switching:
-        """``first=NAME,then=NAME,after=N`` (all three required)."""
-        from agents.registry import create_agent
-
-        first, then, after = cls._parsed(options)
-        return cls(seed, create_agent(first, seed), create_agent(then, seed), after)
-
-    @classmethod
-    def check_options(cls, options: Mapping[str, str]) -> None:
-        cls._parsed(options)
-
-    @classmethod
-    def check(cls, options: Mapping[str, str], game: Game) -> None:
-        """Also the two agents: each plays ``game``."""
-        super().check(options, game)
-        from agents.registry import check_agent
-
-        for name in cls._parsed(options)[:2]:
-            check_agent(name, game)
-
-    @classmethod
-    def _parsed(cls, options: Mapping[str, str]) -> tuple[str, str, int]:
-        """The first agent, the next one, and the hands after which the next one plays."""
-        unknown = sorted(set(options) - {"first", "then", "after"})
-        if unknown:
-            raise AgentOptionError(f"unknown switch option {unknown[0]!r}; it takes: {_OPTIONS}")
-        missing = [key for key in ("first", "then", "after") if key not in options]
-        if missing:
-            raise AgentOptionError(f"switch needs {missing[0]}= ({_OPTIONS})")
-        after = options["after"]
-        if not (after.isdigit() and 1 <= int(after) <= 10**9):
-            raise AgentOptionError(f"switch option after={after}: a number of hands, 1..10^9")
-        for key in ("first", "then"):
-            name = options[key]
-            if ":" in name or name == cls.name:
-                raise AgentOptionError(f"switch option {key}={name}: an agent's name, no options")
-        return options["first"], options["then"], int(after)
+        """``phases=A/B[/...],at=N[/...]`` or ``first=A,then=B,after=N``."""
+        given = set(options)
+        takes = options_of(cls.name)
+        if given & {"first", "then", "after"}:
+            unknown = sorted(given - {"first", "then", "after"})
+            if unknown:
+                raise AgentOptionError(
+                    f"switch option {unknown[0]!r} does not go with first/then/after ({takes})"
+                )
+            missing = [key for key in ("first", "then", "after") if key not in options]
+            if missing:
+                raise AgentOptionError(f"switch needs {missing[0]}= ({takes})")
+            phases = [("first", options["first"]), ("then", options["then"])]
+            starts = [hand_count("switch", "after", options["after"])]
+        else:
+            unknown = sorted(given - {"phases", "at"})
+            if unknown:
+                raise AgentOptionError(f"unknown switch option {unknown[0]!r}; it takes: {takes}")
+            missing = [key for key in ("phases", "at") if key not in options]
+            if missing:
+                raise AgentOptionError(f"switch needs {missing[0]}= ({takes})")
+            phases = [("phases", text) for text in options["phases"].split("/")]
+            starts = [hand_count("switch", "at", text) for text in options["at"].split("/")]
+            if len(phases) < 2 or len(starts) != len(phases) - 1:
+                raise AgentOptionError(
+                    f"switch: {len(phases)} phases need {max(1, len(phases) - 1)} start(s) in "
+                    f"at= (got {len(starts)}; {takes})"
+                )
+            if any(b <= a for a, b in itertools.pairwise(starts)):
+                raise AgentOptionError(f"switch option at={options['at']}: starts must increase")
+        agents = [inner_agent("switch", key, text, seed) for key, text in phases]
+        return cls(seed, agents, (0, *starts))
 
     @property
     def playing(self) -> Agent:
-        """The agent playing now."""
-        return self.agents[self._hands >= self.after]
-
-    def begin_match(self, info: MatchInfo) -> None:
-        super().begin_match(info)
-        self._hands = 0
-        for agent in self.agents:
-            agent.begin_match(info)
-
-    def observe(self, state: MatchState, betting: BettingView) -> None:
-        self.playing.observe(state, betting)
-
-    def act(self, state: MatchState, betting: BettingView) -> Action:
-        agent = self.playing
-        action = agent.act(state, betting)
-        self.last_triple, self.last_triple_at = agent.last_triple, agent.last_triple_at
-        return action
-
-    def end_hand(self, result: HandResult) -> None:
-        self.playing.end_hand(result)
-        self._hands += 1
+        """The agent of the phase the next hand belongs to."""
+        return self.agents[bisect.bisect_right(self.starts, self.hands) - 1]

@@ -66,7 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     print("{:<16} {:<8} {:>9} {:>10} {:>8} {:>8}".format(*header))
     medians = {}
     for spec, times in results.items():
-        for name, rounds in (("all", (0, 1, 2, 3)), ("preflop", (0,)), ("postflop", (1, 2, 3))):
+        for name, rounds in (
+            ("all", (0, 1, 2, 3)),
+            ("preflop", (0,)),
+            ("postflop", (1, 2, 3)),
+            ("flop", (1,)),
+            ("turn", (2,)),
+            ("river", (3,)),
+        ):
             ms = [t * 1e3 for r, t in times if r in rounds]
             if not ms:
                 continue

@@ -10,11 +10,14 @@ ordinary ACPC logs and summary.json in --out) and reports LBR's winnings: a best
 wins at least as much, so AGENT is at least that exploitable. With --from flop (or turn,
 river) LBR only checks and calls before that round.
 
-AGENT is the name of an agent whose strategy is fixed and known for every holding
-(`acpcbot agents`: always-call, always-raise, example, hash, dpp, dpp-coarse and the Kendall
-styles); an agent that adapts (plicas) is refused. LBR is deterministic: the same seed gives
-the same logs. A best response wins about 1163 mbb/g against always-call and 3698 against
-always-raise.
+AGENT is an agent (a spec) whose strategy is fixed and known for every holding (`acpcbot
+agents`: always-call, always-raise, example, hash, dpp, dpp-coarse and the Kendall styles),
+or plicas / plicas-static frozen from the first hand: `plicas-static:freeze-after=0`, or
+what plicas converged to after 50,000 hands of dpp-coarse,
+`plicas:train=dpp-coarse,train-hands=50000,freeze-after=0` (each process of the match trains
+it first, for a few minutes). An agent that adapts (plicas) is refused. LBR is
+deterministic: the same seed gives the same logs. A best response wins about 1163 mbb/g
+against always-call and 3698 against always-raise.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ ROUNDS = ("preflop", "flop", "turn", "river")
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "agent", metavar="AGENT", help="the agent to exploit: a fixed-strategy agent's name"
+        "agent",
+        metavar="AGENT",
+        help="the agent to exploit: a spec of an agent with a fixed strategy",
     )
     add_match_size(parser)
     parser.add_argument(

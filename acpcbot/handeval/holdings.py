@@ -49,6 +49,7 @@ __all__ = [
     "SweepSpace",
     "hand_against_holdings",
     "holdings_against_random",
+    "holdings_against_ranges",
     "holdings_squared_strength",
     "showdown_sweep",
 ]
@@ -120,6 +121,34 @@ def _full_board(board_key: int, board_bits: int, runout: IntArray) -> tuple[int,
 
 
 @njit(cache=CACHE)
+def _on_full_board(  # noqa: PLR0917  (numba kernels take positional arguments)
+    board_key: int,
+    board_bits: int,
+    runout: IntArray,
+    live_cards: tuple[IntArray, IntArray, IntArray, IntArray],
+    on_board: IntArray,
+    value: IntArray,
+    cards: IntArray,
+) -> int:
+    """The live holdings (``live_cards``: the key, bits, mask and cards of each, as
+    :func:`_live` finds them) that meet no card of ``runout``, on the board it completes:
+    their places among the live ones in ``on_board``, their hand values in ``value`` and
+    their cards in ``cards``; how many."""
+    key, bits, mask, holding_cards = live_cards
+    k, b, m = _full_board(board_key, board_bits, runout)
+    count = 0
+    for n in range(len(key)):
+        if mask[n] & m:
+            continue
+        on_board[count] = n
+        value[count] = value_of_key(k + key[n], b | bits[n])
+        cards[count, 0] = holding_cards[n, 0]
+        cards[count, 1] = holding_cards[n, 1]
+        count += 1
+    return count
+
+
+@njit(cache=CACHE)
 def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arguments)
     h0: int,
     h1: int,
@@ -167,6 +196,21 @@ class SweepSpace:
 
 
 @njit(cache=CACHE)
+def _order_by_value(value: IntArray, count: int, order: IntArray, start: IntArray) -> None:
+    """``order[:count]``: the holdings ``0..count-1`` by value, lowest first (a counting sort
+    over the 7462 values; ``start`` is work space)."""
+    start[:] = 0
+    for i in range(count):
+        start[value[i] + 1] += 1
+    for v in range(1, len(start)):
+        start[v] += start[v - 1]
+    for i in range(count):
+        v = value[i]
+        order[start[v]] = i
+        start[v] += 1
+
+
+@njit(cache=CACHE)
 def showdown_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
     value: IntArray,
     cards: IntArray,
@@ -184,15 +228,7 @@ def showdown_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
     values) and swept once, lowest first, counting per card the holdings below and equal so
     far (the holdings that share a card with one are those that hold either of its cards:
     inclusion-exclusion, no pair of holdings shares both)."""
-    start[:] = 0
-    for i in range(count):
-        start[value[i] + 1] += 1
-    for v in range(1, len(start)):
-        start[v] += start[v - 1]
-    for i in range(count):
-        v = value[i]
-        order[start[v]] = i
-        start[v] += 1
+    _order_by_value(value, count, order, start)
     below = 0
     card_below[:] = 0
     first = 0
@@ -222,6 +258,95 @@ def showdown_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
 
 
 @njit(cache=CACHE)
+def _weighted_sweep(  # noqa: PLR0917  (numba kernels take positional arguments)
+    value: IntArray,
+    cards: IntArray,
+    weight: FloatArray,
+    count: int,
+    order: IntArray,
+    won: FloatArray,
+    faced: FloatArray,
+    card_weight: FloatArray,
+) -> None:
+    """:func:`showdown_sweep` with a weight per holding, ``order`` already known: ``won[i]``
+    the weight of the holdings sharing no card with ``i`` that it beats, plus half of those
+    it ties, and ``faced[i]`` their whole weight. ``card_weight`` is work space (3 × 52:
+    per card the weight holding it below, equal, and in all)."""
+    card_weight[:] = 0.0
+    whole = 0.0
+    for i in range(count):
+        whole += weight[i]
+        card_weight[2, cards[i, 0]] += weight[i]
+        card_weight[2, cards[i, 1]] += weight[i]
+    below = 0.0
+    first = 0
+    while first < count:
+        last = first
+        v = value[order[first]]
+        size = 0.0
+        while last < count and value[order[last]] == v:
+            i = order[last]
+            size += weight[i]
+            card_weight[1, cards[i, 0]] += weight[i]
+            card_weight[1, cards[i, 1]] += weight[i]
+            last += 1
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            beaten = below - card_weight[0, c] - card_weight[0, d]
+            tied = size - card_weight[1, c] - card_weight[1, d] + weight[i]
+            won[i] = beaten + tied / 2
+            faced[i] = whole - card_weight[2, c] - card_weight[2, d] + weight[i]
+        for j in range(first, last):
+            i = order[j]
+            c, d = cards[i, 0], cards[i, 1]
+            card_weight[0, c] += weight[i]
+            card_weight[0, d] += weight[i]
+            card_weight[1, c] = 0.0
+            card_weight[1, d] = 0.0
+        below += size
+        first = last
+
+
+@njit(cache=CACHE)
+def _holdings_against_ranges(  # noqa: PLR0917  (numba kernels take positional arguments)
+    board: IntArray,
+    combo_cards: IntArray,
+    weights: FloatArray,
+    stride: int,
+    won: FloatArray,
+    faced: FloatArray,
+) -> None:
+    used, board_key, board_bits = cards_state(board)
+    index, key, bits, mask = _live(used, combo_cards)
+    live_cards = (key, bits, mask, combo_cards[index])
+    runouts = _runouts(deck_without(used), 5 - len(board))
+    live = len(index)
+    ranges = weights.shape[0]
+    on_board = np.empty(live, np.int64)
+    value = np.empty(live, np.int64)
+    cards = np.empty((live, 2), np.int64)
+    weight = np.empty(live)
+    board_won = np.empty(live)
+    board_faced = np.empty(live)
+    order = np.empty(live, np.int64)
+    start = np.zeros(_VALUES + 2, np.int64)
+    card_weight = np.zeros((3, 52))
+    for r in range(0, len(runouts), stride):
+        count = _on_full_board(
+            board_key, board_bits, runouts[r], live_cards, on_board, value, cards
+        )
+        _order_by_value(value, count, order, start)
+        for g in range(ranges):
+            for i in range(count):
+                weight[i] = weights[g, index[on_board[i]]]
+            _weighted_sweep(value, cards, weight, count, order, board_won, board_faced, card_weight)
+            for i in range(count):
+                won[g, index[on_board[i]]] += board_won[i]
+                faced[g, index[on_board[i]]] += board_faced[i]
+
+
+@njit(cache=CACHE)
 def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional arguments)
     board: IntArray,
     combo_cards: IntArray,
@@ -236,6 +361,7 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
 ) -> None:
     used, board_key, board_bits = cards_state(board)
     index, key, bits, mask = _live(used, combo_cards)
+    live_cards = (key, bits, mask, combo_cards[index])
     keep_squares = len(squares) > 0
     square = np.zeros(len(index) if keep_squares else 0)
     runouts = _runouts(deck_without(used), 5 - len(board))
@@ -249,16 +375,9 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
     board_wins = np.empty(live, np.int64)  # ... and their showdowns there
     board_ties = np.empty(live, np.int64)
     for r in range(len(runouts)):
-        k, b, m = _full_board(board_key, board_bits, runouts[r])
-        count = 0
-        for n in range(live):
-            if mask[n] & m:
-                continue
-            on_board[count] = n
-            value[count] = value_of_key(k + key[n], b | bits[n])
-            cards[count, 0] = combo_cards[index[n], 0]
-            cards[count, 1] = combo_cards[index[n], 1]
-            count += 1
+        count = _on_full_board(
+            board_key, board_bits, runouts[r], live_cards, on_board, value, cards
+        )
         showdown_sweep(
             value, cards, count, board_wins, board_ties, order, start, card_below, card_equal
         )
@@ -302,6 +421,37 @@ def hand_against_holdings(hole: Sequence[Card], board: Sequence[Card], stride: i
         int(mine[0]), int(mine[1]), cards, COMBO_CARDS, wins, ties, played, stride
     )
     return wins, ties, played
+
+
+def holdings_against_ranges(
+    board: Sequence[Card], weights: FloatArray, stride: int = 1
+) -> FloatArray:
+    """Every holding's chance to win a showdown (ties half) against each of the weighted
+    ranges ``weights`` (one row of 1326 weights each), over every runout of ``board`` (3, 4
+    or 5 cards) or every ``stride``-th of them, the opponent's holdings that share a card
+    with the holding (or the runout) left out: ``(ranges, 1326)``, 0 for holdings that meet
+    the board or face no weight. Per full board the holdings are ordered once and swept once
+    per range, with per-card sums for card removal; against one range it gives
+    :func:`hand_against_holdings`' win probability against that range for every holding at
+    once.
+
+    >>> from acpcbot.cards import parse_cards as c
+    >>> from acpcbot.handeval.combos import combo_index
+    >>> board = c("2c7d9s")
+    >>> kings = np.zeros((1, NUM_COMBOS)); kings[0, combo_index(*c("KhKs"))] = 1.0
+    >>> round(float(holdings_against_ranges(board, kings)[0, combo_index(*c("AhAd"))]), 4)
+    0.9162
+    """
+    cards = _check(board, [3, 4, 5], "the board")
+    if len(set(cards.tolist())) != len(cards):
+        raise ValueError("the board repeats a card")
+    if stride < 1:
+        raise ValueError(f"the stride must be at least 1, not {stride}")
+    table = np.ascontiguousarray(np.atleast_2d(weights), dtype=np.float64)
+    won, faced = np.zeros(table.shape), np.zeros(table.shape)
+    _holdings_against_ranges(cards, COMBO_CARDS, table, stride, won, faced)
+    equity: FloatArray = np.divide(won, faced, out=np.zeros_like(won), where=faced > 0)
+    return equity
 
 
 def holdings_against_random(board: Sequence[Card]) -> Counts:

@@ -2,7 +2,9 @@
 
 An agent's configuration is a frozen dataclass whose fields are its options: ``bool`` fields
 are switches (``on|off``, also ``true|false``, ``yes|no``, ``1|0``), ``int`` and ``float``
-fields are knobs whose allowed range is in the field's metadata (:func:`bounds`). Options
+fields are knobs whose allowed range is in the field's metadata (:func:`bounds`), ``str``
+fields name an agent (:func:`agent_field`: an agent with options written as a log names it,
+checked where it is used). Options
 come from the agent spec (``NAME:KEY=VALUE,...``, see :func:`agents.registry.parse_agent_spec`)
 in option spelling (``case-weight``) or field spelling (``case_weight``), any case. Every
 way an option can be wrong is an :class:`~agents.errors.AgentOptionError` that names the
@@ -32,7 +34,7 @@ from typing import Any, TypeVar
 
 from agents.errors import AgentOptionError
 
-__all__ = ["apply_options", "bounds", "option_names", "options_help"]
+__all__ = ["agent_field", "apply_options", "bounds", "option_names", "options_help"]
 
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
@@ -49,6 +51,12 @@ Config = TypeVar("Config")
 def bounds(low: float, high: float) -> dict[str, Any]:
     """A numeric field's allowed range, as dataclass field metadata."""
     return {"bounds": (low, high)}
+
+
+def agent_field(what: str) -> dict[str, Any]:
+    """A text field that names an agent, as dataclass field metadata (``what`` says what the
+    agent is for, in the options' help)."""
+    return {"agent": what}
 
 
 def apply_options(config: Config, options: Mapping[str, str], agent: str) -> Config:
@@ -80,10 +88,14 @@ def options_help(config: object) -> str:
     switches: list[str] = []
     counts: list[str] = []
     numbers: list[str] = []
+    agents: list[str] = []
     for f in dataclasses.fields(config):  # type: ignore[arg-type]
         name = _spelling(f.name)
         if isinstance(f.default, bool):
             switches.append(name)
+            continue
+        if isinstance(f.default, str):
+            agents.append(f"{name} = AGENT ({f.metadata['agent']})")
             continue
         low, high = f.metadata["bounds"]
         (counts if isinstance(f.default, int) else numbers).append(
@@ -93,6 +105,7 @@ def options_help(config: object) -> str:
         f"{', '.join(switches)} = on|off" if switches else "",
         f"{', '.join(counts)} = N" if counts else "",
         f"{', '.join(numbers)} = X" if numbers else "",
+        *agents,
     ]
     return "; ".join(part for part in parts if part)
 
@@ -118,6 +131,8 @@ def _convert(f: dataclasses.Field[Any], text: str, current: object, agent: str) 
         if lowered in _FALSE:
             return False
         raise AgentOptionError(f"{agent} option {name}={shown}: {name} is on or off")
+    if isinstance(current, str):
+        return text
     low, high = f.metadata["bounds"]
     integer = isinstance(current, int)
     kind = "an integer" if integer else "a number"

@@ -28,12 +28,11 @@ from acpcbot.actions import CALL, RAISE, Action
 from acpcbot.cards import parse_cards
 from acpcbot.deal import Deal
 from acpcbot.game import Game
-from acpcbot.handeval import rank_hand
 from acpcbot.handeval.jitcache import compiling
-from acpcbot.player import HandResult, MatchInfo
-from acpcbot.protocol.matchstate import view_of
-from acpcbot.rules import HandState
+from acpcbot.player import BettingView, MatchInfo
+from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
+from agents.common.handloop import play_hand
 
 __all__ = ["HANDS", "ScriptedHand", "rehearse", "rehearse_once", "rehearses"]
 
@@ -103,26 +102,24 @@ def rehearse_once(what: str, agents: Callable[[], Iterable[Agent]], game: Game) 
                 rehearse(agent, game)
 
 
+class _Scripted(Agent):
+    """The rehearsal's opponent: raises whenever it may, or only checks and calls."""
+
+    name = "rehearsal"
+
+    def __init__(self, raises: bool) -> None:
+        super().__init__(0)
+        self.raises = raises
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        return RAISE if self.raises and betting.can_raise() else CALL
+
+
 def _play(agent: Agent, game: Game, number: int, script: ScriptedHand) -> None:
     me = script.position
     holes = [parse_cards(script.opponent_hole)] * 2
     holes[me] = parse_cards(script.hole)
     deal = Deal(hole_cards=tuple(holes), board=parse_cards(script.board))
-    hand = HandState(game, number)
-    while not hand.finished:
-        state = view_of(hand, deal, me)
-        agent.observe(state, hand)
-        if hand.current_player == me:
-            action = agent.act(state, hand)
-        else:
-            action = RAISE if script.opponent_raises and hand.can_raise() else CALL
-        hand.apply(_legal(hand, action))
-    ranks = [rank_hand((*hole, *deal.board)) for hole in deal.hole_cards]
-    final = view_of(hand, deal, me)
-    agent.observe(final, hand)
-    agent.end_hand(HandResult(final, hand.values(ranks if hand.is_showdown else None)))
-
-
-def _legal(hand: HandState, action: Action) -> Action:
-    """The action, or a check/call when it is not legal (as the client would send)."""
-    return action if hand.is_legal(action) else CALL
+    players: list[Agent] = [_Scripted(script.opponent_raises)] * 2
+    players[me] = agent
+    play_hand(game, number, deal, players)

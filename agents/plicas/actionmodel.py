@@ -23,14 +23,15 @@ shown holding. Folded hands thus count where the model says they were. Done hand
 this is online EM: an early hand is spread by an early model and stays so, which the
 forgetting below also washes out.
 
-**Forgetting.** With ``memory`` of ``N`` hands, every count decays by ``1 - 1/N`` a hand
-(counted in a running scale, not by touching the arrays): an opponent that changes its play
-is followed within a few ``N`` hands. ``memory=0`` never forgets.
+**Forgetting.** The counts are stored through PLICAS's one
+:class:`~agents.plicas.memory.Memory`: they fade as everything it learns fades, and are
+discounted with everything else when the opponent is seen to change (a model without a
+memory of its own never forgets).
 
 >>> from acpcbot.game import bundled_game
 >>> from acpcbot.rules import HandState, RAISE
 >>> from agents.plicas.holdingbuckets import parse_class_index
->>> model = ActionModel(memory=0)
+>>> model = ActionModel()
 >>> hand = HandState(bundled_game())            # the small blind, position 1, acts first
 >>> model.evidence(hand)
 0.0
@@ -44,8 +45,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +55,9 @@ import numpy.typing as npt
 from acpcbot.actions import ActionType
 from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, NUM_COMBOS
 from acpcbot.rules import HandState
+from agents.plicas.actionprior import ActionPrior, coarse_key, local_key
 from agents.plicas.holdingbuckets import COARSE, coarse_map, fine_count
+from agents.plicas.memory import Memory
 
 __all__ = ["PRIOR", "ActionModel", "Decision", "column_of"]
 
@@ -67,8 +71,6 @@ ones of the same history), the full history (towards the local one), the local h
 (towards the coarse context) and the coarse context (towards :data:`PRIOR`)."""
 SPREAD_EVERY = 16
 """Hands folded before the flop between two spreadings of them all."""
-_RESCALE = 1e12
-"""The running scale of the counts is folded into them once it grows past this."""
 
 
 def column_of(kind: ActionType) -> int:
@@ -120,13 +122,18 @@ class Decision:
 
 
 class _Level:
-    """Counts of one level: a row per context, (buckets, 3) per row."""
+    """Counts of one level: a row per context, (buckets, 3) per row, and the prior's row
+    for each context where the level has one."""
 
-    def __init__(self, width: int | None) -> None:
+    def __init__(
+        self, width: int | None, prior: Callable[[Any], FloatArray | None] | None = None
+    ) -> None:
         self.width = width
         """Buckets per row (``None``: the fine buckets of each row's round)."""
         self.rows: dict[object, int] = {}
         self.counts: list[FloatArray] = []
+        self.prior = prior
+        self.priors: list[FloatArray | None] = []
 
     def row(self, key: object, round_: int) -> int:
         index = self.rows.get(key)
@@ -134,6 +141,7 @@ class _Level:
             index = self.rows[key] = len(self.counts)
             width = fine_count(round_) if self.width is None else self.width
             self.counts.append(np.zeros((width, 3)))
+            self.priors.append(self.prior(key) if self.prior is not None else None)
         return index
 
 
@@ -157,20 +165,33 @@ class ActionModel:
     """One opponent's ``P(action | betting history, bucket)``, learned over a match (see the
     module's docstring)."""
 
-    def __init__(self, memory: int = 0, strengths: Sequence[float] = STRENGTHS) -> None:
-        self.decay = 1.0 / memory if memory > 0 else 0.0
+    def __init__(
+        self,
+        memory: Memory | None = None,
+        strengths: Sequence[float] = STRENGTHS,
+        prior: ActionPrior | None = None,
+    ) -> None:
+        self.memory = Memory() if memory is None else memory
+        """Counts are stored through it (times its scale)."""
+        self.memory.register(self)
         self.strengths = tuple(strengths)
-        self.levels = (_Level(None), _Level(COARSE), _Level(COARSE), _Level(COARSE))
+        local = prior.local_row if prior is not None else None
+        coarse = prior.coarse_row if prior is not None else None
+        self.levels = (_Level(None), _Level(COARSE), _Level(COARSE, local), _Level(COARSE, coarse))
         """Fine buckets by full history; coarse buckets by full history, local history and
         coarse context."""
-        self.scale = 1.0
-        """Counts are stored multiplied by this (it grows as they decay)."""
         self.hands = 0
         self.folded: dict[tuple[tuple[int, int], ...], _Folded] = {}
         """The hands folded before the flop, by their decisions' rows and columns."""
         self.hands_since_spread = 0
         self._known: dict[int, FloatArray] = {}
         """The probabilities at each full history since the counts last changed."""
+        self._known_scale = 1.0
+
+    @property
+    def scale(self) -> float:
+        """Counts are stored multiplied by this (the memory's)."""
+        return self.memory.scale
 
     # -- reading ------------------------------------------------------------------------
 
@@ -181,9 +202,9 @@ class ActionModel:
         betting = hand.betting_text()
         here = betting.rsplit("/", 1)[-1]
         full = self.levels[1].row(betting, round_)
-        local = self.levels[2].row((round_, actor, hand.pot, here), round_)
+        local = self.levels[2].row(local_key(round_, actor, hand.pot, here), round_)
         facing = hand.amount_to_call() > 0
-        coarse = self.levels[3].row((round_, actor, facing, min(hand.num_raises, 3)), round_)
+        coarse = self.levels[3].row(coarse_key(round_, actor, facing, hand.num_raises), round_)
         self.levels[0].row(betting, round_)  # the fine row shares the full history's index
         return full, local, coarse
 
@@ -194,13 +215,25 @@ class ActionModel:
 
     def _probabilities(self, hand: HandState, rows: tuple[int, int, int]) -> FloatArray:
         full, local, coarse = rows
+        if self._known_scale != self.scale:  # the memory moved on: every count weighs less
+            self._known.clear()
+            self._known_scale = self.scale
         known = self._known.get(full)
         if known is not None:
             return known
         inverse = 1.0 / self.scale
         facing = int(hand.amount_to_call() > 0)
-        probs = PRIOR[facing]
+        usual = self.levels[3].priors[coarse]
+        probs = PRIOR[facing] if usual is None else usual
         for level, row in ((3, coarse), (2, local), (1, full)):
+            departure = self.levels[level].priors[row] if level == 2 else None
+            if departure is not None and usual is not None:
+                # the field's play at this history, relative to its play in the coarse
+                # context, applied to what is known of this opponent there
+                ratio = np.divide(departure, usual, out=np.ones_like(usual), where=usual > 0)
+                moved = probs * ratio
+                total = moved.sum(axis=-1, keepdims=True)
+                probs = np.divide(moved, total, out=probs.copy(), where=total > 0)
             seen = self.levels[level].counts[row] * inverse
             k = self.strengths[level]
             probs = (seen + k * probs) / (seen.sum(axis=-1, keepdims=True) + k)
@@ -241,10 +274,6 @@ class ActionModel:
         holding it showed, if it did."""
         self.hands += 1
         self._known.clear()
-        if self.decay > 0:
-            self.scale /= 1.0 - self.decay
-            if self.scale > _RESCALE:
-                self._rescale()
         if not decisions:
             return
         if shown is None and all(d.round == 0 for d in decisions):
@@ -328,12 +357,12 @@ class ActionModel:
                 self._add(rows, state.round, column, change)
             group.given = mass
 
-    def _rescale(self) -> None:
-        """Fold the running scale into the stored counts."""
+    def rescale(self, factor: float) -> None:
+        """Multiply every stored count by ``factor`` (the memory folds its scale in)."""
         for level in self.levels:
-            level.counts = [counts / self.scale for counts in level.counts]
+            level.counts = [counts * factor for counts in level.counts]
         for group in self.folded.values():
-            group.hands /= self.scale
-            group.live /= self.scale
-            group.given /= self.scale
-        self.scale = 1.0
+            group.hands *= factor
+            group.live *= factor
+            group.given *= factor
+        self._known.clear()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from agents.plicas.memory import Memory
 from agents.plicas.model import ACTIONS, ROUNDS, OpponentAction
 
 FloatArray = npt.NDArray[np.float64]
@@ -42,21 +43,33 @@ class Calibration:
     """Histograms of the opponent's revealed percentiles, per round, position, facing and
     action."""
 
-    def __init__(self, counts: FloatArray | None = None) -> None:
+    def __init__(self, counts: FloatArray | None = None, memory: Memory | None = None) -> None:
         shape = (ROUNDS, 2, 2, len(ACTIONS), BINS)
         self.counts = np.zeros(shape) if counts is None else counts
+        """Stored through :attr:`memory` (times its scale)."""
         if self.counts.shape != shape:
             raise ValueError(f"calibration counts must have shape {shape}, not {self.counts.shape}")
+        self.memory = Memory() if memory is None else memory
+        self.memory.register(self)
 
-    def _histogram(self, event: OpponentAction) -> FloatArray:
+    def rescale(self, factor: float) -> None:
+        """Multiply every stored count by ``factor`` (the memory folds its scale in)."""
+        self.counts = self.counts * factor
+
+    def _stored(self, event: OpponentAction) -> FloatArray:
         histogram: FloatArray = self.counts[
             event.round, event.position, int(event.facing), ACTIONS.index(event.action)
         ]
         return histogram
 
+    def _histogram(self, event: OpponentAction) -> FloatArray:
+        """The revealed places at ``event``, as the observations they are worth now."""
+        histogram: FloatArray = self._stored(event) / self.memory.scale
+        return histogram
+
     def record(self, event: OpponentAction, place: float) -> None:
         """The revealed combo stood at ``place`` when the opponent took ``event``."""
-        self._histogram(event)[min(BINS - 1, max(0, int(place * BINS)))] += 1
+        self._stored(event)[min(BINS - 1, max(0, int(place * BINS)))] += self.memory.weight
 
     def observations(self, event: OpponentAction) -> float:
         return float(self._histogram(event).sum())

@@ -11,7 +11,7 @@ agent's own bucket: the likelier the opponent is stronger, the likelier PLICAS f
 >>> base.add(Case(opponent_line=("c", "kc", "k", "k"), own_line=("k", "b", "b", "k"),
 ...               opponent_buckets=(3, 6, 6, 7)))
 >>> base.histogram(2, ("c", "kc", "k")).tolist()
-[0, 0, 0, 0, 0, 1, 0, 0]
+[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
 >>> base.histogram(2, ("c", "kc", "b")) is None
 True
 """
@@ -24,10 +24,11 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.plicas.buckets import BUCKETS
+from agents.plicas.memory import Memory
 from agents.plicas.situation import RIVER, Line, Situation
 from agents.triple import Triple
 
-IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 Key = tuple[int, Line]
 
 
@@ -42,17 +43,27 @@ class Case:
 
 
 class CaseBase:
-    """Showdown cases indexed by every prefix of the opponent's line."""
+    """Showdown cases indexed by every prefix of the opponent's line, each case weighted as
+    PLICAS's memory weighs what it saw then (:mod:`agents.plicas.memory`)."""
 
-    def __init__(self) -> None:
-        self.cases: list[Case] = []
-        self._index: dict[Key, IntArray] = {}
+    def __init__(self, memory: Memory | None = None) -> None:
+        self.cases = 0
+        """Cases added."""
+        self._index: dict[Key, FloatArray] = {}
+        self.memory = Memory() if memory is None else memory
+        self.memory.register(self)
 
     def __len__(self) -> int:
-        return len(self.cases)
+        return self.cases
+
+    def rescale(self, factor: float) -> None:
+        """Multiply every stored count by ``factor`` (the memory folds its scale in)."""
+        for key, histogram in self._index.items():
+            self._index[key] = histogram * factor
 
     def add(self, case: Case) -> None:
-        self.cases.append(case)
+        self.cases += 1
+        weight = self.memory.weight
         for round_, bucket in enumerate(case.opponent_buckets):
             if round_ >= len(case.opponent_line):
                 break
@@ -62,32 +73,38 @@ class CaseBase:
                 key = (round_, (*done, street[:k]))
                 histogram = self._index.get(key)
                 if histogram is None:
-                    histogram = self._index[key] = np.zeros(BUCKETS, dtype=np.int64)
-                histogram[bucket - 1] += 1
+                    histogram = self._index[key] = np.zeros(BUCKETS)
+                histogram[bucket - 1] += weight
 
-    def histogram(self, round_: int, opponent_line: Line) -> IntArray | None:
+    def histogram(self, round_: int, opponent_line: Line) -> FloatArray | None:
         """Opponent buckets on street ``round_`` in the cases similar to ``opponent_line``
-        (its actions on streets ``0..round_``, the last one possibly partial)."""
-        return self._index.get((round_, tuple(opponent_line[: round_ + 1])))
+        (its actions on streets ``0..round_``, the last one possibly partial), each case
+        weighted as the memory weighs it now."""
+        stored = self._index.get((round_, tuple(opponent_line[: round_ + 1])))
+        if stored is None:
+            return None
+        histogram: FloatArray = stored / self.memory.scale
+        return histogram
 
 
-def win_share(histogram: IntArray, own_bucket: int) -> float:
+def win_share(histogram: FloatArray, own_bucket: int) -> float:
     """Share of the cases in which the own bucket beats the opponent's (ties count half).
 
     >>> win_share(np.array([0, 0, 1, 0, 0, 0, 1, 0]), 5)
     0.5
     """
-    total = int(histogram.sum())
-    weaker = int(histogram[own_bucket:].sum())
-    same = int(histogram[own_bucket - 1])
+    total = float(histogram.sum())
+    weaker = float(histogram[own_bucket:].sum())
+    same = float(histogram[own_bucket - 1])
     return (weaker + 0.5 * same) / total
 
 
 def case_triple(
     situation: Situation, own_bucket: int, base: CaseBase, threshold: int
-) -> tuple[Triple, int] | None:
-    """The case-based triple and the number of similar cases, or ``None`` with
-    ``threshold`` or fewer similar cases, and ``None`` except facing a bet on the river.
+) -> tuple[Triple, float] | None:
+    """The case-based triple and the number of similar cases (as the memory weighs them),
+    or ``None`` with ``threshold`` or fewer similar cases, and ``None`` except facing a bet
+    on the river.
 
     The win share ``w`` against the similar cases sets the triple: raise grows from
     ``w = 0.6`` to certainty at 0.9; facing a bet, fold grows as ``w`` falls below the pot
@@ -108,7 +125,7 @@ def case_triple(
     histogram = base.histogram(situation.round, situation.opponent_line)
     if histogram is None:
         return None
-    similar = int(histogram.sum())
+    similar = float(histogram.sum())
     if similar <= threshold:
         return None
     w = win_share(histogram, own_bucket)

@@ -11,7 +11,7 @@ Options come from the agent spec on the command line (``NAME:KEY=VALUE,...``, se
 literal ablation (the learned opponent model still reads the hands).
 
 >>> PlicasConfig().dynamic_units()
-('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model', 'exploit')
+('dprc', 'dpac', 'case-base', 'bluff', 'fold-equity', 'model', 'exploit', 'fitted-prior', 'detect')
 >>> STATIC.dynamic_units()
 ('fold-equity',)
 >>> PlicasConfig().with_options({"dprc": "off", "case-threshold": "30"}).case_threshold
@@ -27,7 +27,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from agents.common import options as agent_options
+from agents.common.options import agent_field
 from agents.common.options import bounds as _bounds
+from agents.errors import AgentOptionError
 
 __all__ = ["DYNAMIC", "REHEARSED", "STATIC", "PlicasConfig"]
 
@@ -76,8 +78,32 @@ class PlicasConfig:
     exploit_evidence: float = field(default=3.0, metadata=_bounds(0.0, 1_000_000.0))
     """Observations of the opponent's decisions at which the exploitation unit's triple
     weighs as much as the rule units' (0: trusted from the first hand)."""
+    ahead: int = field(default=0, metadata=_bounds(0, 46))
+    """River cards over which the exploitation unit's walk of the turn looks into the
+    river's betting (0: the turn's walk ends in a check-down)."""
     memory: int = field(default=10_000, metadata=_bounds(0, _MAX_HANDS))
-    """Hands the action model remembers: counts decay by 1 - 1/memory a hand (0: never)."""
+    """Hands everything it learns remembers: every count decays by 1 - 1/memory a hand (0:
+    never; :mod:`agents.plicas.memory`)."""
+    fitted_prior: bool = True
+    """Start from what the field does (:mod:`agents.plicas.actionprior`; the opponent model
+    from the generic opponent, :mod:`agents.plicas.generic`) instead of a vague guess."""
+    detect: bool = True
+    """The change detector (:mod:`agents.plicas.change`): on a change of the opponent's
+    play, everything learned so far is discounted to ``forget`` of its weight."""
+    forget: float = field(default=0.01, metadata=_bounds(0.0001, 1.0))
+    """The weight the evidence keeps when the opponent is seen to change."""
+    freeze_after: int = field(default=_MAX_HANDS, metadata=_bounds(0, _MAX_HANDS))
+    """Hands of the match after which PLICAS learns nothing more and plays one fixed
+    strategy, which it gives for every holding (:mod:`agents.plicas.frozen`); 0: from the
+    first hand (after ``train``), so that ``acpcbot lbr`` can measure it."""
+    train: str = field(default="", metadata=agent_field("played before the match, learning"))
+    """An agent (written as a log names it) that PLICAS plays ``train-hands`` hands against
+    before the match starts, learning as in a match."""
+    train_hands: int = field(default=50_000, metadata=_bounds(1, _MAX_HANDS))
+    """Hands of the training against ``train``."""
+    train_seed: int = field(default=0, metadata=_bounds(0, 2**31 - 1))
+    """The seed of the training's cards and choices (the same for every seat and process,
+    so that every copy of a trained PLICAS learns the same)."""
 
     def dynamic_units(self) -> tuple[str, ...]:
         """Names of the dynamic units that are on, in option spelling."""
@@ -90,13 +116,22 @@ class PlicasConfig:
             ("model", self.model),
             ("river-search", self.river_search),
             ("exploit", self.exploit),
+            ("fitted-prior", self.fitted_prior),
+            ("detect", self.detect),
         )
         return tuple(name for name, enabled in on if enabled)
 
     def with_options(self, options: Mapping[str, str]) -> PlicasConfig:
         """A copy with ``options`` applied (keys in option or field spelling, any case);
         raises :class:`AgentOptionError` for an unknown, repeated or out-of-range one."""
-        return agent_options.apply_options(self, options, "PLICAS")
+        config = agent_options.apply_options(self, options, "PLICAS")
+        if config.train:
+            from agents.registry import create_agent, nested_spec
+
+            create_agent(nested_spec(config.train))  # a spec that gives no agent says so now
+        if config.river_search and config.freeze_after < _MAX_HANDS:
+            raise AgentOptionError("PLICAS option freeze-after does not go with river-search")
+        return config
 
 
 def option_names() -> list[str]:
@@ -107,8 +142,8 @@ def option_names() -> list[str]:
 def options_help() -> str:
     """The options in one line, with each knob's range (``acpcbot agents`` shows it).
 
-    >>> options_help().split("; ")[1].split(", ")[-2:]
-    ['samples 1..1000000', 'memory 0..1000000000 = N']
+    >>> options_help().split("; ")[-1]
+    'train = AGENT (played before the match, learning)'
     """
     return agent_options.options_help(PlicasConfig)
 
@@ -116,7 +151,14 @@ def options_help() -> str:
 DYNAMIC = PlicasConfig()
 """``plicas``: every dynamic unit on."""
 STATIC = PlicasConfig(
-    dprc=False, dpac=False, case_base=False, bluff=False, model=False, exploit=False
+    dprc=False,
+    dpac=False,
+    case_base=False,
+    bluff=False,
+    model=False,
+    exploit=False,
+    fitted_prior=False,
+    detect=False,
 )
 """``plicas-static``: the paper's four dynamic units off (DPRC, DPAC, the case base, the
 bluff unit) and hands read against the frozen generic opponent. The fold-equity unit stays

@@ -138,7 +138,7 @@ def squared_strengths(board: Sequence[Card]) -> FloatArray:
     return holdings_squared_strength(board)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def _board_buckets(board: tuple[Card, ...]) -> IntArray:
     squares = squared_strengths(board)
     dead = np.zeros(NUM_COMBOS, dtype=np.bool_)

@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,7 @@ from acpcbot.game import Game
 from acpcbot.player import HandResult
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
+from agents.plicas.memory import Memory
 
 ROUNDS = 4
 LEVELS = 3
@@ -136,17 +137,26 @@ class OpponentModel:
     )
     """The attributes that sum the match so far (the rest track the hand in progress)."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: Memory | None = None, prior: OpponentProfile | None = None) -> None:
+        self.prior = PRIOR if prior is None else prior
+        """The opponent it assumes until it has seen this one (:data:`PRIOR`, or a fitted
+        one: :mod:`agents.plicas.generic`)."""
+        self.memory = Memory() if memory is None else memory
+        """The totals are stored through it (times its scale), :attr:`hands_seen` aside."""
+        self.memory.register(self)
         self.counts = np.zeros((ROUNDS, 2, 2, LEVELS, 3))
         self.raise_chances = np.zeros((ROUNDS, 2))
         """Per round: [raises, calls] where raising was legal."""
         self.hands_seen = 0
-        self.preflop_decisions = 0
+        self.preflop_decisions = 0.0
         """Hands in which the opponent acted preflop."""
-        self.preflop_folds = 0
-        self.flop_hands = 0
+        self.preflop_folds = 0.0
+        self.flop_hands = 0.0
         self.flop_pot_total = 0.0
-        self.showdowns = 0
+        self.showdowns = 0.0
+        self.learning = True
+        """Whether what it sees counts (off: a frozen PLICAS reads the opponent's actions of
+        each hand and learns nothing from them)."""
         self._hand: HandState | None = None
         self._hand_number = -1
         self._done = 0
@@ -156,7 +166,19 @@ class OpponentModel:
     def merge(self, other: OpponentModel) -> None:
         """Add ``other``'s match totals to this model's (e.g. a duplicate match's halves)."""
         for name in self.TOTALS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            setattr(self, name, getattr(self, name) + other.total(name) * self.memory.scale)
+
+    def total(self, name: str) -> Any:
+        """One of the :attr:`TOTALS` as the observations it is worth now (the hands seen
+        as they are)."""
+        value = getattr(self, name)
+        return value if name == "hands_seen" else value / self.memory.scale
+
+    def rescale(self, factor: float) -> None:
+        """Multiply every stored total by ``factor`` (the memory folds its scale in)."""
+        for name in self.TOTALS:
+            if name != "hands_seen":
+                setattr(self, name, getattr(self, name) * factor)
 
     # -- feeding ------------------------------------------------------------------------
 
@@ -184,7 +206,8 @@ class OpponentModel:
                     action=action.type,
                     board=board[: hand.game.board_total(hand.round)],
                 )
-                self._count(event, hand.can_raise())
+                if self.learning:
+                    self._count(event, hand.can_raise())
                 events.append(event)
             hand.apply(action)
             if hand.round == 1 and self._flop_pot is None:
@@ -194,49 +217,63 @@ class OpponentModel:
 
     def _count(self, event: OpponentAction, could_raise: bool) -> None:
         kind = ACTIONS.index(event.action)
-        self.counts[event.round, event.position, int(event.facing), event.level, kind] += 1
+        weight = self.memory.weight
+        self.counts[event.round, event.position, int(event.facing), event.level, kind] += weight
         if could_raise and event.action is not ActionType.FOLD:
-            self.raise_chances[event.round, int(event.action is ActionType.CALL)] += 1
+            self.raise_chances[event.round, int(event.action is ActionType.CALL)] += weight
         if event.round == 0:
             self._acted_preflop = True
             if event.action is ActionType.FOLD:
-                self.preflop_folds += 1
+                self.preflop_folds += weight
 
     def end_hand(self, result: HandResult, game: Game) -> list[OpponentAction]:
         """A hand finished; returns the opponent's actions :meth:`observe` had not seen."""
         events = self.observe(result.state, game)
         betting = self._hand
         assert betting is not None
-        self.hands_seen += 1
-        if self._acted_preflop:
-            self.preflop_decisions += 1
-        if self._flop_pot is not None:
-            self.flop_hands += 1
-            self.flop_pot_total += self._flop_pot
-        if betting.finished and not any(betting.folded):
-            self.showdowns += 1
         self._hand = None
+        if not self.learning:
+            return events
+        self.hands_seen += 1
+        weight = self.memory.weight
+        if self._acted_preflop:
+            self.preflop_decisions += weight
+        if self._flop_pot is not None:
+            self.flop_hands += weight
+            self.flop_pot_total += weight * self._flop_pot
+        if betting.finished and not any(betting.folded):
+            self.showdowns += weight
         return events
 
     # -- reading ------------------------------------------------------------------------
 
     @property
+    def remembered_hands(self) -> float:
+        """The hands it remembers, each weighted as its observations are (as many as it
+        has seen until they start to fade, fewer after a change of the opponent)."""
+        return self.memory.hands
+
+    @property
     def range(self) -> float:
         """r_o, shrunk towards the prior for the first hands."""
         k = PRIOR_STRENGTH
-        kept = self.preflop_decisions - self.preflop_folds
-        return (kept + k * PRIOR.range) / (self.preflop_decisions + k)
+        decisions = self.total("preflop_decisions")
+        kept = decisions - self.total("preflop_folds")
+        return float((kept + k * self.prior.range) / (decisions + k))
 
     def profile(self) -> OpponentProfile:
         """The opponent's smoothed frequencies and summaries."""
         k = PRIOR_STRENGTH
-        evidence = self.counts.sum(axis=-1)
-        freq = (self.counts + k * PRIOR.frequencies) / (evidence + k)[..., None]
-        raises, calls = self.raise_chances[:, 0], self.raise_chances[:, 1]
-        aggression = (raises + k * PRIOR.aggression) / (raises + calls + k)
+        counts = self.total("counts")
+        evidence = counts.sum(axis=-1)
+        prior = self.prior
+        freq = (counts + k * prior.frequencies) / (evidence + k)[..., None]
+        chances = self.total("raise_chances")
+        raises, calls = chances[:, 0], chances[:, 1]
+        aggression = (raises + k * prior.aggression) / (raises + calls + k)
         pot_weight = 4.0
-        average_pot = (self.flop_pot_total + pot_weight * PRIOR.average_pot) / (
-            self.flop_hands + pot_weight
+        average_pot = (self.total("flop_pot_total") + pot_weight * prior.average_pot) / (
+            self.total("flop_hands") + pot_weight
         )
         return OpponentProfile(
             frequencies=freq,

@@ -28,6 +28,7 @@ Sklansky-style rules over numbers the opponent model provides:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from acpcbot.cards import Card, rank_of, suit_of
 from agents.plicas.model import OpponentProfile
@@ -48,6 +49,11 @@ PROTECTION = 0.03
 def wetness(board: Sequence[Card]) -> float:
     """Board texture in [0, 1]: half for a possible flush draw (two or more of a suit),
     half for a possible straight draw (two ranks at most four apart, the ace also low)."""
+    return _wetness(tuple(board))
+
+
+@lru_cache(maxsize=64)
+def _wetness(board: tuple[Card, ...]) -> float:
     suits = [suit_of(c) for c in board]
     flushy = any(suits.count(s) >= 2 for s in set(suits))
     ranks = {rank_of(c) for c in board}

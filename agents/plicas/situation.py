@@ -82,16 +82,28 @@ class Situation:
     @classmethod
     def of(cls, state: MatchState, betting: BettingView) -> Situation:
         """The situation of ``state`` (the agent's turn) under ``betting``."""
-        position = state.position
+        return cls.at(betting, state.own_cards, state.board_cards, state.hand_number)
+
+    @classmethod
+    def at(
+        cls,
+        betting: BettingView,
+        hole: tuple[Card, ...],
+        board: tuple[Card, ...],
+        hand_number: int = 0,
+    ) -> Situation:
+        """The situation of the player to act at ``betting`` holding ``hole`` with ``board``
+        visible (``hole`` empty: what every holding of that player has in common)."""
+        position = betting.current_player
         round_ = betting.round
         lines = action_lines(betting.game, betting.actions)
         this_round = list(zip(betting.acting[round_], betting.actions[round_], strict=True))
         return cls(
-            hand_number=state.hand_number,
+            hand_number=hand_number,
             position=position,
             round=round_,
-            hole=state.own_cards,
-            board=state.board_cards,
+            hole=hole,
+            board=board,
             pot=betting.pot,
             to_call=betting.amount_to_call(position),
             bet=betting.game.raise_size[round_],

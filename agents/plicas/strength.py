@@ -65,6 +65,32 @@ class HandReader:
             top_share=_clip(float(tables.class_top_share[k])),
         )
 
+    def preflop_by_class(
+        self, situation: Situation, weights: FloatArray, profile: OpponentProfile
+    ) -> list[Reading]:
+        """:meth:`preflop`'s reading of every starting-hand class at once (a frozen PLICAS's
+        strategy for every holding)."""
+        tables = self.tables
+        fold = profile.fold_to_bet(0, situation.opponent, situation.num_raises + 1)
+        place = ordered_percentiles(tables.combo_order, tables.combo_score, weights)
+        called = weights * continuing(place, fold)
+        if called.sum() <= 0:
+            called = weights
+        against = [tables.class_weights(w) for w in (weights, called)]
+        strength, strength_called = (
+            tables.class_equity @ by_class / by_class.sum() for by_class in against
+        )
+        return [
+            Reading(
+                strength=_clip(float(strength[k])),
+                strength_called=_clip(float(strength_called[k])),
+                hand_strength=_clip(float(tables.class_vs_random[k])),
+                bucket=int(tables.class_bucket[k]),
+                top_share=_clip(float(tables.class_top_share[k])),
+            )
+            for k in range(len(tables.class_bucket))
+        ]
+
     def postflop(
         self, situation: Situation, weights: FloatArray, profile: OpponentProfile, seed: int
     ) -> Reading:
@@ -92,6 +118,24 @@ class HandReader:
                 strength_called = self._equity(hole, board, called, seed + 1)
             hand_strength = self._equity(hole, board, None, seed + 2)
         return Reading(strength, strength_called, hand_strength, bucket_of(hand_strength))
+
+    def postflop_ranges(
+        self, situation: Situation, weights: FloatArray, profile: OpponentProfile
+    ) -> FloatArray:
+        """The two ranges :meth:`postflop` reads the hand against, ``(2, 1326)``: the
+        weighted range (the board's holdings out) and its part that stays in after one more
+        bet (a frozen PLICAS reads every holding against them at once)."""
+        board = situation.board
+        weights = weights.copy()
+        for card in board:
+            weights[COMBOS_WITH_CARD[card]] = 0.0
+        fold = profile.fold_to_bet(situation.round, situation.opponent, situation.num_raises + 1)
+        called = weights
+        if fold > NEGLIGIBLE_FOLD:
+            called = weights * continuing(board_ranking(tuple(board)).percentiles(weights), fold)
+            if called.sum() <= 0:
+                called = weights
+        return np.stack([weights, called])
 
     def bucket_of(self, hole: Sequence[Card], board: Sequence[Card], seed: int = 0) -> int:
         """The bucket of a hand on a board (preflop: its class's), as the case base keeps

@@ -19,7 +19,7 @@ from agents.registry import (
 )
 from agents.simple import AlwaysCall
 
-LOG_NAME_FORBIDDEN = set(":| \t\r\n")
+LOG_NAME_FORBIDDEN = set(":|/ \t\r\n")  # /: the name is in the log file's name too
 
 
 def test_names_options_and_classes() -> None:

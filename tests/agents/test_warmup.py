@@ -34,7 +34,8 @@ MATCHES = [
     ("plicas", "always-raise"), ("plicas", "always-call"), ("plicas-static", "example"),
     ("plicas:river-search=on", "hash"), ("plicas:model=off,river-search=on", "always-raise"),
     ("tight-aggressive", "loose-passive"), ("dpp", "dpp-coarse"), ("loki2", "example"),
-    ("kendall-learner", "loki2"),
+    ("kendall-learner", "loki2"), ("plicas:freeze-after=40", "river-bluffer:at=50"),
+    ("plicas-static:freeze-after=0", "reshuffler:at=50"),
 ]
 
 def compiled():

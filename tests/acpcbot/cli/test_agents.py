@@ -65,7 +65,7 @@ def test_the_listing_names_every_agent_and_plicas_option_ranges(
     assert [line.split()[0] for line in lines if not line.startswith(" ")][: len(AGENTS)] == sorted(
         AGENTS
     )
-    assert any("samples 1..1000000, memory 0..1000000000 = N" in line for line in lines)
+    assert any("samples 1..1000000, ahead 0..46, memory 0..1000000000" in line for line in lines)
     assert lines[-1].startswith("Any Agent subclass of yours plays as module:Class")
 
 

@@ -65,7 +65,7 @@ def test_lbr_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     ("agent", "message"),
     [
         ("plicas", "plicas has no fixed strategy LBR can query"),
-        ("dpp:x=1", "without options"),
+        ("dpp:x=1", "agent 'dpp' takes no options"),
         ("nobody", "unknown agent 'nobody'"),
         ("lbr", "against itself"),
     ],

@@ -15,6 +15,7 @@ from acpcbot.rules import CALL, RAISE, HandState
 from agents.common.weights import COMBOS_WITH_CARD
 from agents.plicas.actionmodel import ActionModel
 from agents.plicas.holdingbuckets import fine_buckets
+from agents.plicas.memory import Memory
 
 GAME = bundled_game()
 STRONG = {parse_class(name) for name in ("AA", "KK", "QQ", "JJ", "TT", "AKs", "AKo", "AQs")}
@@ -44,6 +45,7 @@ def play_openings(
             combo_index(a, b) if kind is ActionType.RAISE and rng.random() < shown_share else None
         )
         model.learn([decision], live, shown)
+        model.memory.next_hand()
 
 
 def raise_rate(model: ActionModel) -> float:
@@ -53,7 +55,7 @@ def raise_rate(model: ActionModel) -> float:
 
 
 def test_folded_hands_count_where_the_model_says_they_were() -> None:
-    model = ActionModel(memory=0)
+    model = ActionModel()
     play_openings(model, 3000, random.Random(1), STRONG, shown_share=0.5)
     probs = model.probabilities(HandState(GAME))
     aces, trash = parse_class("AA"), parse_class("72o")
@@ -68,7 +70,7 @@ def test_folded_hands_count_where_the_model_says_they_were() -> None:
 
 def test_showdowns_alone_would_say_it_always_raises() -> None:
     """What the expectation step corrects: the showdowns show only the raises."""
-    model = ActionModel(memory=0)
+    model = ActionModel()
     rng = random.Random(2)
     root = HandState(GAME)
     preflop = fine_buckets(())
@@ -90,7 +92,7 @@ def test_showdowns_alone_would_say_it_always_raises() -> None:
 def test_it_forgets_a_style_it_stopped_playing() -> None:
     rng = random.Random(3)
     everything = set(range(169))
-    forgetting, remembering = ActionModel(memory=500), ActionModel(memory=0)
+    forgetting, remembering = ActionModel(Memory(500)), ActionModel()
     for model in (forgetting, remembering):
         play_openings(model, 3000, rng, everything, shown_share=0.3)  # raises every hand
         play_openings(model, 2000, rng, STRONG, shown_share=0.3)  # then only the best
@@ -100,7 +102,7 @@ def test_it_forgets_a_style_it_stopped_playing() -> None:
 
 
 def test_evidence_counts_the_decisions_seen_at_a_history() -> None:
-    model = ActionModel(memory=0)
+    model = ActionModel()
     root = HandState(GAME)
     assert model.evidence(root) == 0.0
     play_openings(model, 40, random.Random(4), STRONG, shown_share=1.0)
@@ -110,7 +112,7 @@ def test_evidence_counts_the_decisions_seen_at_a_history() -> None:
 
 
 def test_probabilities_are_legal_and_sum_to_one() -> None:
-    model = ActionModel(memory=0)
+    model = ActionModel()
     hand = HandState(GAME)
     checked = hand.child(CALL)  # the big blind may check: no fold
     for state in (hand, checked, hand.child(RAISE).child(RAISE).child(RAISE)):

@@ -83,8 +83,10 @@ class CountingPlicas(Plicas):
 def postflop_aggression(opponent: str, options: str, hands: int = 200, seed: int = 5) -> float:
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
     key, value = options.split("=")
-    # the exploitation unit off: its best response would blur the one unit measured here
-    agent = CountingPlicas(seed, DYNAMIC.with_options({key: value, "exploit": "off"}))
+    # the exploitation unit off: its best response would blur the one unit measured here;
+    # the fitted prior off: the unit reacts to the fold rates it learns from a vague start
+    switches = {key: value, "exploit": "off", "fitted-prior": "off"}
+    agent = CountingPlicas(seed, DYNAMIC.with_options(switches))
     play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
     decisions, raises = agent.postflop
     return raises / decisions
@@ -130,7 +132,8 @@ def test_the_river_search_bets_into_a_calling_station_for_value_only() -> None:
     # on a board that plays itself, gains half the pot from each), so the edge is blurred
     # by up to MIX_WIDTH of share either side.
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 300, 7, ("p", "o"))
-    agent = RiverPlicas(7, DYNAMIC.with_options({"river-search": "on", "exploit": "off"}))
+    options = {"river-search": "on", "exploit": "off", "fitted-prior": "off"}
+    agent = RiverPlicas(7, DYNAMIC.with_options(options))
     play_in_process(Referee(config), [agent, create_agent("always-call", 8)])
     bets = [share for _, share, bet in agent.river if bet]
     checks = [share for _, share, bet in agent.river if not bet]

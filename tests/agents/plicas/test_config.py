@@ -17,6 +17,8 @@ def test_named_variants() -> None:
         "fold-equity",
         "model",
         "exploit",
+        "fitted-prior",
+        "detect",
     )
     # The static bot: no unit that learns, and the readings come from the frozen opponent.
     assert STATIC.dynamic_units() == ("fold-equity",)
@@ -27,7 +29,15 @@ def test_options_switch_units_and_set_knobs() -> None:
     config = PlicasConfig().with_options(
         {"dprc": "off", "DPAC": "no", "case-base": "1", "case_threshold": "5", "case-weight": ".25"}
     )
-    assert config.dynamic_units() == ("case-base", "bluff", "fold-equity", "model", "exploit")
+    assert config.dynamic_units() == (
+        "case-base",
+        "bluff",
+        "fold-equity",
+        "model",
+        "exploit",
+        "fitted-prior",
+        "detect",
+    )
     assert config.case_threshold == 5 and config.case_weight == 0.25
     searching = PlicasConfig().with_options({"river-search": "on"})
     assert "river-search" in searching.dynamic_units()

@@ -76,3 +76,17 @@ def test_profile_moves_from_the_prior_towards_the_counts(limit_game: Game) -> No
     assert profile.response(0, 1, True, 0)[2] > 0.95
     assert profile.response(0, 0, True, 0) == pytest.approx(PRIOR.response(0, 0, True, 0))
     assert model.counts[..., 0].sum() == 0  # never folded
+
+
+def test_an_unseen_opponent_is_the_prior_it_is_given() -> None:
+    """Before it has seen anything, the model answers its prior: the vague one, or a fitted
+    one (the generic opponent PLICAS starts from with ``fitted-prior``)."""
+    from agents.plicas.generic import generic_opponent
+
+    fitted = generic_opponent().profile
+    for prior, model in ((PRIOR, OpponentModel()), (fitted, OpponentModel(prior=fitted))):
+        profile = model.profile()
+        assert profile.frequencies == pytest.approx(prior.frequencies)
+        assert profile.aggression == pytest.approx(prior.aggression)
+        assert profile.average_pot == pytest.approx(prior.average_pot)
+        assert model.range == pytest.approx(prior.range)

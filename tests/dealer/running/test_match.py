@@ -211,8 +211,8 @@ def test_a_game_of_three_players_is_refused_as_not_heads_up(tmp_path: Path, vect
 def test_an_agent_without_the_option_it_needs_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "lbr", "dpp", "--hands", "5"]) == 2
     assert capsys.readouterr().err == (
-        "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (a name); "
-        "from = preflop|flop|turn|river)\n"
+        "acpcbot: error: lbr needs opponent=NAME (opponent = the agent to exploit (with "
+        "options as a log names it: NAME+KEY=VALUE); from = preflop|flop|turn|river)\n"
     )
 
 
