@@ -470,7 +470,7 @@ def _print(report: dict[str, Any]) -> None:
             print(f"    {name}: {run}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -508,7 +508,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--data", type=Path, help="the server's data folder (default: temporary)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.users < 1 or args.hands < 1 or args.duration <= 0:
         parser.error("--users, --hands and --duration must be positive")
     with contextlib.ExitStack() as stack:
@@ -526,7 +526,8 @@ def main() -> None:
     _print(report)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -28,8 +28,10 @@ PYTHON = sorted(path.stem for path in SCRIPTS.glob("*.py") if path.stem not in L
 SHELL = sorted(path.name for path in SCRIPTS.iterdir() if path.suffix == "" and path.is_file())
 
 IN_PROCESS = {
+    "build_action_prior",
     "build_flop_squares",
     "build_tables",
+    "change_scan",
     "explain_match",
     "field_styles",
     "fit_aivat_value",
@@ -52,6 +54,7 @@ AS_COMMANDS = {
     "bench_tournament",
     "bench_web",
     "evaluate",
+    "load_server",
     "web_screenshots",
 }
 """The scripts that start processes: their tiny runs are commands (e2e)."""
@@ -126,6 +129,19 @@ def test_learning_curve(match: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert script_main("learning_curve")([str(match), "--blocks", "2"]) == 0
     out = capsys.readouterr().out
     assert "2 equal blocks" in out and "mbb/g" in out
+
+
+def test_change_scan(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logs = sorted(str(log) for log in match.glob("*.log"))
+    player = json.loads((match / "summary.json").read_text())["names"][0]
+    assert script_main("change_scan")([*logs[:1], "--player", player]) == 0
+    assert capsys.readouterr().out
+
+
+def test_build_action_prior(tmp_path: Path) -> None:
+    out = tmp_path / "prior.npz"
+    assert script_main("build_action_prior")(["--hands", "40", "--out", str(out)]) == 0
+    assert out.stat().st_size > 0
 
 
 def test_fit_aivat_value(match: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -268,6 +284,15 @@ def test_evaluate(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "results.json").read_text())
     assert "example" in done.stdout
+
+
+@pytest.mark.e2e
+def test_load_server(tmp_path: Path) -> None:
+    report = tmp_path / "load.json"
+    args = ["--users", "1", "--duration", "5", "--hands", "20", "--kill", "0", "--drain", "120"]
+    done = run_script("load_server", *args, "--json", str(report))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(report.read_text())
 
 
 @pytest.mark.e2e
