@@ -63,14 +63,14 @@ class HandLoop:
             while not referee.match_over:
                 self._play_hand()
             if not self.hold_idle:  # the last hand's final states (else sent by close)
-                for seat in range(len(self.seats)):
-                    self._send(seat)
+                for index in range(len(self.seats)):
+                    self._send(index)
             self.reporter.verbose(f"FINISHED at {stamp(self.last_sent_us)}")
             return referee.finish_match()
         finally:
             self.reporter.flush()
-            for seat in self.seats:
-                seat.close()
+            for connection in self.seats:
+                connection.close()
 
     def interrupt(self) -> None:
         """Make :meth:`play` (in another thread) end soon with an error: every seat's
