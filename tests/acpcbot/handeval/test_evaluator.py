@@ -149,14 +149,16 @@ def test_tables_are_small() -> None:
 
 
 @pytest.mark.e2e
-def test_importing_acpcbot_and_its_cli_and_ranking_with_numpy_do_not_import_numba() -> None:
+def test_importing_acpcbot_its_cli_and_the_dealer_and_dealing_do_not_import_numba() -> None:
     code = (
         "import sys, acpcbot, acpcbot.handeval, agents.common.tables\n"
         "from acpcbot.cli import build_parser\n"
         "build_parser()\n"
         "agents.common.tables.range_ev(0.1, 0.2)\n"
-        "from acpcbot.handeval.lookup import rank_rows\n"
-        "rank_rows([[0, 1, 2, 3, 4, 5, 6]])  # the dealer's ranking\n"
+        "import dealer.referee.cli, dealer.running.halves  # acpc-dealer, match's dealer\n"
+        "from acpcbot.game import bundled_game\n"
+        "from dealer.referee.dealing import DealStream\n"
+        "DealStream(bundled_game(), 1).next_hand()  # a chunk of deals, ranked\n"
         "print('numba' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
