@@ -12,12 +12,13 @@ Importing this package is free: numba is imported by the modules that compile
 :mod:`.equity`), and nothing compiles at import time — each kernel is compiled on its first
 call and cached on disk (:mod:`.jitcache` decides where: ``NUMBA_CACHE_DIR``, numba's own
 places, or a private temporary folder on a read-only install). :mod:`.combos`,
-:mod:`.categories` and :mod:`.reference` are plain Python and numpy.
+:mod:`.categories`, :mod:`.lookup` (the evaluator's tables, and many hands ranked with numpy
+alone: what the dealer uses) and :mod:`.reference` are plain Python and numpy.
 
 Caching caveat: numba freezes global arrays (the evaluator's tables) into each cached
 kernel and re-validates a cache entry only against its own source file. After editing
-:mod:`.evaluator`'s tables, delete the cache (``.numba-cache`` under ``./dev.sh test``) so
-kernels in the other modules are rebuilt too.
+the tables (:mod:`.lookup`; :mod:`.evaluator` names them by their hash), delete the cache
+(``.numba-cache`` under ``./dev.sh test``) so kernels in the other modules are rebuilt too.
 
 >>> from acpcbot.cards import parse_cards
 >>> category_of(rank_hand(parse_cards("AsKsQsJsTs2c3d"))).name

@@ -82,7 +82,6 @@ from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.handeval.equity import enumerated_equity
 from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord
@@ -286,6 +285,8 @@ class CheckDownValue:
     def _enumerated(
         self, mine: Sequence[Card], theirs: Sequence[Card], board: Sequence[Card]
     ) -> float:
+        from acpcbot.handeval.equity import enumerated_equity  # numba: only when AIVAT runs
+
         board_size = self.game.board_total(self.game.num_rounds - 1)
         return enumerated_equity(self._deck, board_size, mine, theirs, board)
 

@@ -11,7 +11,10 @@ usual wait is a single system call; a wait that resumes part-way (a partial line
 comment) polls for the time left. Before blocking, a read may first *spin* for a few
 hundred microseconds (``spin_s``): a reply that comes back that quickly is then taken
 without the thread going to sleep, which spares the wake-up that dominates a round trip on
-loopback (what it gains: docs/dealer/speed.md).
+loopback (what it gains: docs/dealer/speed.md). A seat whose replies keep missing the spin
+(a player that thinks, or a machine so busy that the player is not even scheduled in time)
+is not spun for for a while: :data:`SPIN_MISSES` misses in a row, and the next
+:data:`SPIN_REST` reads block at once, then one spins again to see whether it pays now.
 
 A peer that goes away is not an exception here: reads then come back empty and
 :meth:`BlockingSeat.flush` raises :class:`~dealer.referee.seat.SeatGoneError` (as it does when
@@ -31,6 +34,10 @@ from acpcbot.protocol.framing import LineBuffer
 from dealer.referee.seat import CUT_PIECE_BYTES, Line, SeatGoneError
 
 READ_BYTES = 65536
+SPIN_MISSES = 4
+"""Spins in a row that found no reply, after which a seat rests from spinning."""
+SPIN_REST = 64
+"""Reads that block at once, without spinning, in a seat's rest."""
 
 
 class BlockingSeat:
@@ -42,6 +49,8 @@ class BlockingSeat:
         "_lines",
         "_outgoing",
         "_socket",
+        "_spin_misses",
+        "_spin_rest",
         "_spin_s",
         "at_eof",
     )
@@ -58,6 +67,8 @@ class BlockingSeat:
     ) -> None:
         self._socket = sock
         self._spin_s = spin_s
+        self._spin_misses = 0
+        self._spin_rest = 0
         self._lines: deque[Line] = lines if lines is not None else deque()
         self._buffer = buffer if buffer is not None else LineBuffer(split_long=True)
         self._outgoing: list[bytes] = []
@@ -102,7 +113,7 @@ class BlockingSeat:
         while not lines:
             if self.at_eof or self._socket is None:
                 return None
-            data = self._spin() if self._spin_s else None
+            data = self._spin() if self._spin_s and self._may_spin() else None
             if data is None:
                 data = self._wait_and_receive(deadline)
                 if data is None:
@@ -119,20 +130,39 @@ class BlockingSeat:
                 self._end_input()
         return lines.popleft()
 
+    @property
+    def spin_rest(self) -> int:
+        """Reads left that block without spinning first (0: the next one spins)."""
+        return self._spin_rest
+
+    def _may_spin(self) -> bool:
+        """Whether this read spins (if not, one read of the rest is over)."""
+        if self._spin_rest:
+            self._spin_rest -= 1
+            return False
+        return True
+
     def _spin(self) -> bytes | None:
         """Data received within ``spin_s`` without sleeping (``b""``: the end of input),
-        else ``None``."""
+        else ``None``, counting the miss towards a rest."""
         sock = self._socket
         assert sock is not None
         give_up = time.perf_counter() + self._spin_s
         while True:
             try:
-                return sock.recv(READ_BYTES, socket.MSG_DONTWAIT)
+                data = sock.recv(READ_BYTES, socket.MSG_DONTWAIT)
             except BlockingIOError:
                 if time.perf_counter() > give_up:
+                    self._spin_misses += 1
+                    if self._spin_misses >= SPIN_MISSES:
+                        self._spin_rest = SPIN_REST
+                        self._spin_misses = SPIN_MISSES - 1  # after the rest, one try
                     return None
             except OSError:  # reset by the peer: the end of its input
                 return b""
+            else:
+                self._spin_misses = 0
+                return data
 
     def _wait_and_receive(self, deadline: float) -> bytes | None:
         """Data from a blocking read (``b""``: the end of input), or ``None`` at

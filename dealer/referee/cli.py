@@ -84,8 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_SPIN_US,
         metavar="US",
         help="microseconds each read of a reply polls before it sleeps: a fast player's "
-        f"reply is taken without a wake-up (default {DEFAULT_SPIN_US}; 0 never spins, "
-        "for machines shared by many matches)",
+        "reply is taken without a wake-up, and a seat whose replies keep missing the poll "
+        f"is not polled for a while (default {DEFAULT_SPIN_US}; 0 never spins)",
     )
     parser.add_argument(
         "--strict", action="store_true", help="end the match on any bad reply instead of a call"

@@ -26,6 +26,7 @@ import numpy.typing as npt
 from acpcbot.cards import Card
 from acpcbot.deal import Deal
 from acpcbot.game import Game
+from acpcbot.handeval.lookup import rank_rows
 from acpcbot.protocol.cardsfield import CardsLayout
 from dealer.referee.rng import mt19937
 
@@ -36,8 +37,9 @@ def reference_deck(game: Game) -> tuple[Card, ...]:
     return game.deck()
 
 
-CHUNK_HANDS = 2048
-"""Hands dealt at a time (with numpy), then handed out one by one."""
+CHUNK_HANDS = 512
+"""Hands dealt at a time (with numpy), then handed out one by one: as fast per hand as more
+(a few microseconds), and a smaller peak of the dealer's memory."""
 
 
 class DealtHand(NamedTuple):
@@ -57,9 +59,10 @@ def batch_ranked(game: Game) -> bool:
 
     A showdown always sees the whole board (a hand ends before the last round only when all
     but one player folded; when players are all-in the rules run to the last round), so a
-    position's showdown rank is that of its hole cards and the whole board. The numba batch
-    evaluator ranks 5 to 7 cards, the sizes :func:`~acpcbot.handeval.rank_hand` hands to
-    the same evaluator; other games (Leduc hold'em, say) are ranked when a showdown happens.
+    position's showdown rank is that of its hole cards and the whole board. The evaluator's
+    tables rank 5 to 7 cards (here with numpy alone, :func:`~acpcbot.handeval.lookup.rank_rows`:
+    a dealer process needs no numba), the sizes :func:`~acpcbot.handeval.rank_hand` hands to
+    the same tables; other games (Leduc hold'em, say) are ranked when a showdown happens.
     """
     return 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7
 
@@ -148,12 +151,8 @@ def _showdown_ranks(
     cards: npt.NDArray[np.int64], players: int, per: int
 ) -> Iterator[tuple[int, ...]]:
     """Each position's rank with the whole board, for every deal."""
-    from acpcbot.handeval.evaluator import rank_batch  # numba: loaded only when needed
-
     board = cards[:, players * per :]
-    ranks = [
-        rank_batch(np.concatenate([cards[:, p * per : (p + 1) * per], board], axis=1)
-                   .astype(np.uint8)).tolist()
-        for p in range(players)
-    ]  # fmt: skip
+    hands = [np.concatenate([cards[:, p * per : (p + 1) * per], board], axis=1)
+             for p in range(players)]  # fmt: skip
+    ranks = rank_rows(np.concatenate(hands).astype(np.uint8)).reshape(players, -1).tolist()
     return zip(*ranks, strict=True)

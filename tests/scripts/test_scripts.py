@@ -243,7 +243,7 @@ def test_bench_dealer() -> None:
     done = run_script("bench_dealer", "--hands", "50", "--runs", "1")
     assert done.returncode == 0, done.stderr
     assert "in-process, always-call vs always-call" in done.stdout
-    assert "TCP, acpc-dealer" in done.stdout
+    assert "TCP, acpc-dealer" in done.stdout and "peak RSS" in done.stdout
 
 
 @pytest.mark.e2e

@@ -24,6 +24,7 @@ from acpcbot.handeval.categories import (
 )
 from acpcbot.handeval.enumeration import seven_card_histogram
 from acpcbot.handeval.evaluator import rank5, rank6, rank7, rank_batch, rank_hand
+from acpcbot.handeval.lookup import rank_rows
 from acpcbot.handeval.reference import CATEGORY_SHIFT, rank_hand_reference
 
 SEVEN_CARD_CATEGORY_COUNTS = {
@@ -128,14 +129,19 @@ def test_known_values_and_categories() -> None:
     assert [category_of(v) for v in CATEGORY_FIRST_VALUE] == list(Category)
 
 
-def test_bad_input_is_refused() -> None:
+@pytest.mark.parametrize("rank", [rank_batch, rank_rows])
+def test_bad_input_is_refused(rank: Callable[..., np.ndarray]) -> None:
     with pytest.raises(ValueError, match=r"0\.\.51"):
-        rank_batch(np.array([[0, 1, 2, 3, 60]], dtype=np.uint8))
+        rank(np.array([[0, 1, 2, 3, 60]], dtype=np.uint8))
     with pytest.raises(ValueError, match=r"0\.\.51"):
-        rank_batch([[0, 1, 2, 3, -1]])
+        rank([[0, 1, 2, 3, -1]])
     with pytest.raises(ValueError, match=r"\(N, 5..7\)"):
-        rank_batch([[0, 1, 2, 3]])
-    assert rank7(0, 1, 2, 3, 4, 5, 200) == 0  # an invalid code in a kernel gives 0
+        rank([[0, 1, 2, 3]])
+    assert rank(np.zeros((0, 7), dtype=np.uint8)).tolist() == []
+
+
+def test_an_invalid_code_in_a_kernel_gives_0() -> None:
+    assert rank7(0, 1, 2, 3, 4, 5, 200) == 0
 
 
 def test_tables_are_small() -> None:
@@ -143,12 +149,16 @@ def test_tables_are_small() -> None:
 
 
 @pytest.mark.e2e
-def test_importing_acpcbot_and_its_cli_does_not_import_numba() -> None:
+def test_importing_acpcbot_its_cli_and_the_dealer_and_dealing_do_not_import_numba() -> None:
     code = (
         "import sys, acpcbot, acpcbot.handeval, agents.common.tables\n"
         "from acpcbot.cli import build_parser\n"
         "build_parser()\n"
         "agents.common.tables.range_ev(0.1, 0.2)\n"
+        "import dealer.referee.cli, dealer.running.halves  # acpc-dealer, match's dealer\n"
+        "from acpcbot.game import bundled_game\n"
+        "from dealer.referee.dealing import DealStream\n"
+        "DealStream(bundled_game(), 1).next_hand()  # a chunk of deals, ranked\n"
         "print('numba' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
