@@ -51,7 +51,7 @@ import numpy.typing as npt
 from acpcbot.actions import Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.game import Game
-from acpcbot.handeval.combos import NUM_CLASSES, class_of
+from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, class_of
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import replay
@@ -198,8 +198,6 @@ class KendallPlayer(Agent):
         return self.sample(triple, betting)
 
     def strategy_table(self, betting: BettingView, board: Sequence[Card]) -> StrategyTable:
-        from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES
-
         style = self.STYLE
         facing = betting.amount_to_call() > 0
         can_raise = betting.can_raise()

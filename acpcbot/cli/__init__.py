@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
+from acpcbot.errors import AcpcError, UsageError
+
 COMMANDS = (
     "agents",
     "connect",
@@ -105,7 +107,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    from acpcbot.errors import AcpcError, UsageError
     from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level)

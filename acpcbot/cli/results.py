@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 from acpcbot.cli.arguments import add_json, path_value, whole_number
+from acpcbot.errors import UsageError
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
@@ -141,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
     from acpcbot.cli.output import show, width
-    from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 

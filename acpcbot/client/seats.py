@@ -17,6 +17,7 @@ from acpcbot.client.session import MatchSummary, play_match
 from acpcbot.errors import AcpcError
 from acpcbot.eventloop import run
 from acpcbot.game import Game
+from acpcbot.logconfig import get_logger
 from acpcbot.player import Player
 
 if TYPE_CHECKING:
@@ -122,7 +123,6 @@ def _telemetry(
 ) -> PlayerTelemetry:
     """A seat's channel: ``running`` is published at once."""
     from acpcbot.extras import need_mqtt
-    from acpcbot.logconfig import get_logger
     from acpcbot.progress.player import PlayerTelemetry
 
     need_mqtt()

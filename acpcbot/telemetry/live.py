@@ -14,6 +14,7 @@ import json
 import time
 from typing import TYPE_CHECKING
 
+from acpcbot.telemetry.publisher import TelemetryError
 from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.telemetry.watching import COLUMNS, GAP, Board, fitting_columns, table
 
@@ -62,7 +63,6 @@ async def watch_live(broker: BrokerAddress, board: Board, recent_s: float | None
     from rich.console import Console
     from rich.live import Live
 
-    from acpcbot.telemetry.publisher import TelemetryError
     from acpcbot.telemetry.subscriber import listen
 
     note = [f"connecting to {broker} ..."]

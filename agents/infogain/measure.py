@@ -50,7 +50,7 @@ import numpy.typing as npt
 from acpcbot.actions import ActionType
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
+from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, combo_index
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import replay
 from acpcbot.smallfile import shown_path
@@ -380,8 +380,6 @@ def measure(
 
 
 def _combo(hole: tuple[int, ...]) -> int:
-    from acpcbot.handeval.combos import combo_index
-
     return combo_index(hole[0], hole[1])
 
 

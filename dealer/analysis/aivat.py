@@ -82,7 +82,10 @@ from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
+from acpcbot.handeval.combos import COMBO_CARDS, combo_index
+from acpcbot.handeval.enumeration import board_counts
 from acpcbot.handeval.equity import enumerated_equity
+from acpcbot.handeval.montecarlo import sample_counts
 from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord
@@ -264,9 +267,6 @@ class CheckDownValue:
     def _holdem(
         self, mine: Sequence[Card], theirs: Sequence[Card], board: Sequence[Card], number: int
     ) -> float:
-        from acpcbot.handeval.combos import COMBO_CARDS, combo_index
-        from acpcbot.handeval.enumeration import board_counts
-        from acpcbot.handeval.montecarlo import sample_counts
 
         holes = np.array([mine, theirs], dtype=np.int64)
         counts = np.zeros((2, 3))
