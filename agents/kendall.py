@@ -56,6 +56,7 @@ from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import replay
 from agents.base import Agent
+from agents.common.tables import class_top_share
 from agents.known import StrategyTable, dead_holdings, legal_rows
 from agents.triple import Triple
 
@@ -165,7 +166,6 @@ class KendallPlayer(Agent):
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         game = info.game
-        from agents.common.tables import class_top_share
 
         self.top_share = class_top_share()
         # Compile the equity kernels the styles' decisions reach, before the match.

@@ -16,6 +16,7 @@ from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOU
 from acpcbot.client.session import MatchSummary, play_match
 from acpcbot.errors import AcpcError
 from acpcbot.eventloop import run
+from acpcbot.extras import need_mqtt
 from acpcbot.game import Game
 from acpcbot.logconfig import get_logger
 from acpcbot.player import Player
@@ -122,7 +123,6 @@ def _telemetry(
     broker: BrokerAddress, name: str, describe: Mapping[str, Any], game: Game
 ) -> PlayerTelemetry:
     """A seat's channel: ``running`` is published at once."""
-    from acpcbot.extras import need_mqtt
     from acpcbot.progress.player import PlayerTelemetry
 
     need_mqtt()

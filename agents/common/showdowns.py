@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from acpcbot.cards import Card
 from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, class_of
+from agents.common.tables import class_equity_matrix
 
 __all__ = ["showdown_equities"]
 
@@ -48,8 +49,6 @@ def showdown_equities(
 
 @lru_cache(maxsize=8)
 def _preflop(own: tuple[Card, ...]) -> FloatArray:
-    from agents.common.tables import class_equity_matrix
-
     row = class_equity_matrix()[class_of(own[0], own[1])]
     dead = np.isin(COMBO_CARDS, np.array(own)).any(axis=1)
     equity: FloatArray = np.where(dead, 0.0, np.asarray(row[COMBO_CLASS], dtype=np.float64))

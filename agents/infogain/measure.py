@@ -56,6 +56,8 @@ from acpcbot.rules import replay
 from acpcbot.smallfile import shown_path
 from agents.common.betpolicy import PolicyFit
 from agents.common.decisions import decisions
+from agents.common.ranges import compatible_pairs
+from agents.common.tables import class_equity_matrix
 from agents.common.weights import WeightTable, holding_strengths
 
 __all__ = [
@@ -416,8 +418,5 @@ def _class_tables() -> tuple[FloatArray, FloatArray]:
     """The class-against-class equity matrix and the disjoint combo pairs of each two
     classes (computed once)."""
     if not _CLASS_TABLES:
-        from agents.common.ranges import compatible_pairs
-        from agents.common.tables import class_equity_matrix
-
         _CLASS_TABLES.append((class_equity_matrix(), compatible_pairs().astype(np.float64)))
     return _CLASS_TABLES[0]

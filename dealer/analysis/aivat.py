@@ -90,6 +90,7 @@ from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
+from dealer.analysis.aivatvalue import COEFFICIENTS
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.stats import Estimate, estimate, pair_sorted
 from dealer.referee.decisionlog import (
@@ -182,7 +183,6 @@ class BetValue:
     @classmethod
     def shipped(cls) -> BetValue:
         """The table fitted for heads-up limit hold'em (:mod:`dealer.analysis.aivatvalue`)."""
-        from dealer.analysis.aivatvalue import COEFFICIENTS
 
         table = np.array(COEFFICIENTS, dtype=np.float64)
         table.setflags(write=False)

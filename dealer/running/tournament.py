@@ -44,7 +44,9 @@ from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
 from dealer.analysis.crosstableplot import heatmap_png
+from dealer.running.daskpool import DaskPool, need_distributed
 from dealer.running.duplicate import Transport
+from dealer.running.localpool import LocalPool
 from dealer.running.match import MatchRequest, check_match, default_jobs
 from dealer.running.matchfolder import SUMMARY, read_summary
 from dealer.running.resultfiles import check_path, json_bytes
@@ -227,10 +229,7 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
 
 def _executor(request: TournamentRequest) -> Executor:
     if request.scheduler is not None:
-        from dealer.running.daskpool import DaskPool
-
         return DaskPool(request.scheduler)
-    from dealer.running.localpool import LocalPool
 
     return LocalPool(request.jobs or default_jobs())
 
@@ -257,8 +256,6 @@ def run_tournament(
     """Check, play and record ``request``'s tournament (see the module's description);
     ``say`` hears a line as each match ends (and when one is tried again)."""
     if request.scheduler is not None:
-        from dealer.running.daskpool import need_distributed
-
         need_distributed()
     if request.plot:
         need_matplotlib()
