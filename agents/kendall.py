@@ -174,6 +174,7 @@ class KendallPlayer(Agent):
         rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.equity import hand_vs_range
 
         facing = betting.amount_to_call() > 0
@@ -232,6 +233,7 @@ class KendallPlayer(Agent):
         cached = self._passing_cache
         if cached is not None and cached[0] == board:
             return cached[1]
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.holdings import holdings_against_random
 
         wins, ties, played = holdings_against_random(board)

@@ -142,6 +142,7 @@ class LocalBestResponse(Agent):
     def check(cls, options: Mapping[str, str], game: Game) -> None:
         """Also the opponent: it plays ``game``, with a fixed strategy."""
         super().check(options, game)
+        # the registry reads the plug-ins' entry points (importlib.metadata): only here
         from agents.registry import agent_class, check_agent
 
         check_agent(options["opponent"], game)
@@ -159,6 +160,7 @@ class LocalBestResponse(Agent):
         super().begin_match(info)
         game = info.game
         if self.opponent is not None:
+            # the registry reads the plug-ins' entry points; a rehearsal plays a match: only here
             from agents.registry import create_agent
 
             self.check_options({"opponent": self.opponent})
@@ -296,6 +298,7 @@ class LocalBestResponse(Agent):
         return equity
 
     def _enumerate(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.equity import enumerated_equity
 
         game = self.game

@@ -44,6 +44,7 @@ class Switching(Agent):
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Switching:
         """``first=NAME,then=NAME,after=N`` (all three required)."""
+        # the registry reads the plug-ins' entry points (importlib.metadata): only here
         from agents.registry import create_agent
 
         first, then, after = cls._parsed(options)
@@ -57,6 +58,7 @@ class Switching(Agent):
     def check(cls, options: Mapping[str, str], game: Game) -> None:
         """Also the two agents: each plays ``game``."""
         super().check(options, game)
+        # the registry reads the plug-ins' entry points (importlib.metadata): only here
         from agents.registry import check_agent
 
         for name in cls._parsed(options)[:2]:

@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
+    # structlog: not loaded for --help (issue 37)
     from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level)
@@ -120,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # whoever read stdout has gone (| head -1): no traceback
+        # the output helpers: not loaded for --help (issue 37)
         from acpcbot.cli.output import reader_gone
 
         reader_gone()

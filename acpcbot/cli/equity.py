@@ -70,6 +70,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.handeval.equity import equity
     from acpcbot.progress.display import ProgressDisplay, Show

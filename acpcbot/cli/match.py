@@ -108,6 +108,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from dealer.running import MatchRequest, Transport, run_match
     from dealer.running.duplicate import listening_for

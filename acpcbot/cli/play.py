@@ -109,6 +109,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.client.seats import play_seats
     from agents.registry import create_agent
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         lines.append(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
         if seat.told is not None:
+            # here, not at the top: `acpcbot --help` loads none of this (issue 37)
             from acpcbot.telemetry.channel import told_text
 
             lines.append(told_text(seat.told))

@@ -33,6 +33,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from dealer.analysis import log_stats, stats_json, stats_lines
 

@@ -123,6 +123,7 @@ def _telemetry(
     broker: BrokerAddress, name: str, describe: Mapping[str, Any], game: Game
 ) -> PlayerTelemetry:
     """A seat's channel: ``running`` is published at once."""
+    # the progress display and telemetry: only a client given --mqtt loads them
     from acpcbot.progress.player import PlayerTelemetry
 
     need_mqtt()

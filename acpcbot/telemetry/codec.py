@@ -192,6 +192,7 @@ def hand_body(half: int, log: str, line: str) -> dict[str, Any]:
     ``STATE`` line holds it (read by :func:`~acpcbot.protocol.logfile.state_fields`):
     ``hand`` (number), ``betting``, ``cards``, ``values`` (chips by position) and
     ``players`` (names by position), and the ``line`` itself."""
+    # the log file's codec (compression modules): only a hand's message needs it
     from acpcbot.protocol.logfile import state_fields, state_names
 
     body: dict[str, Any] = {"half": half, "log": log}

@@ -58,6 +58,7 @@ def _preflop(own: tuple[Card, ...]) -> FloatArray:
 
 @lru_cache(maxsize=8)
 def _board(own: tuple[Card, ...], board: tuple[Card, ...], stride: int) -> FloatArray:
+    # numba: compiled and loaded when first used
     from acpcbot.handeval.holdings import hand_against_holdings
 
     wins, ties, played = hand_against_holdings(own, board, stride)

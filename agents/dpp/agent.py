@@ -187,6 +187,7 @@ def packaged_strategy(file_name: str) -> Strategy:
 def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
     """A strategy shipped in ``agents/data`` and its bucket function, its kernels compiled
     (once per process)."""
+    # numba's compile helpers: loaded when a strategy is first packaged
     from acpcbot.handeval.jitcache import compiling
 
     strategy = packaged_strategy(file_name)

@@ -217,6 +217,7 @@ class InfoGain:
             raise AcpcError("infogain reads heads-up limit hold'em logs only")
         if not 1 <= flop_runouts <= FLOP_RUNOUTS:
             raise AcpcError(f"flop runouts are 1 to {FLOP_RUNOUTS}, not {flop_runouts}")
+        # numba: compiled and loaded when first used
         from agents.infogain import kernels
 
         self._kernels = kernels
@@ -293,6 +294,7 @@ class InfoGain:
 
     def _street(self, record: StateRecord, round_: int, shown: tuple[int, ...]) -> _Street:
         """The omniscient probability on a street, and its runouts' hand values."""
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.enumeration import board_counts
         from acpcbot.handeval.montecarlo import sample_counts
 
