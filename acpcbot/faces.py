@@ -14,6 +14,8 @@ and :func:`lazy_names` reads it from the package's source when a name is first a
 >>> getattr_("cbrt")
 Traceback (most recent call last):
 AttributeError: module 'demo' has no attribute 'cbrt'
+>>> type_checking_imports("acpcbot.client")
+{'MatchSummary': 'acpcbot.client.session', 'play_match': 'acpcbot.client.session'}
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ __all__ = ["lazy_names", "type_checking_imports"]
 def lazy_names(
     package: str, modules: Mapping[str, Iterable[str]] | None = None
 ) -> Callable[[str], Any]:
-    """The module ``__getattr__`` of ``package`` whose names live in ``modules`` (each
-    module's full name, with the names it gives); without ``modules``, the names ``package``
-    imports under ``if TYPE_CHECKING:``, read from its source on the first name asked for."""
+    """The module ``__getattr__`` of ``package``: its names are those it imports under ``if
+    TYPE_CHECKING:``, read from its source on the first name asked for; or, for a face that
+    still keeps a table (``dealer.benchmark``), those of ``modules`` (each module's full
+    name, with the names it gives)."""
     where: dict[str, str] | None = None
     if modules is not None:
         where = {name: module for module, names in modules.items() for name in names}
