@@ -28,96 +28,50 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpcbot.faces import lazy_names
-
-if TYPE_CHECKING:
-    from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
-    from acpcbot.cards import Card, card_text, cards_text, parse_cards
-    from acpcbot.client import MatchSummary, play_match
-    from acpcbot.deal import Deal
-    from acpcbot.errors import AcpcError, CardError, GameDefinitionError, MatchStateError
-    from acpcbot.game import (
-        LIMIT_HOLDEM,
-        NOLIMIT_HOLDEM,
-        BettingType,
-        Game,
-        bundled_game,
-        load_game,
-        parse_game,
-    )
-    from acpcbot.logreader import HandLine, LogError, LogReader, game_of_log, open_log
-    from acpcbot.player import BettingView, Entrant, HandResult, MatchInfo, Player, Strategy
-    from acpcbot.rules import HandState, replay
-
 __version__ = "0.1.0"
 
-__all__ = [
-    "CALL",
-    "FOLD",
-    "LIMIT_HOLDEM",
-    "NOLIMIT_HOLDEM",
-    "RAISE",
-    "AcpcError",
-    "Action",
-    "ActionType",
-    "BettingType",
-    "BettingView",
-    "Card",
-    "CardError",
-    "Deal",
-    "Entrant",
-    "Game",
-    "GameDefinitionError",
-    "HandLine",
-    "HandResult",
-    "HandState",
-    "LogError",
-    "LogReader",
-    "MatchInfo",
-    "MatchStateError",
-    "MatchSummary",
-    "Player",
-    "Strategy",
-    "__version__",
-    "bundled_game",
-    "card_text",
-    "cards_text",
-    "game_of_log",
-    "load_game",
-    "open_log",
-    "parse_cards",
-    "parse_game",
-    "play_match",
-    "replay",
-]
+# Every import of a module of acpcbot runs this file first, `acpcbot --help` included (issue
+# 37: it stays under 0.3 s): imported at the top, these modules would add a third to its time
+# (the client alone loads asyncio, structlog and rich). So each is imported when one of its
+# names is first used, the names read from this block (acpcbot.faces).
+if TYPE_CHECKING:
+    from acpcbot.actions import CALL as CALL
+    from acpcbot.actions import FOLD as FOLD
+    from acpcbot.actions import RAISE as RAISE
+    from acpcbot.actions import Action as Action
+    from acpcbot.actions import ActionType as ActionType
+    from acpcbot.cards import Card as Card
+    from acpcbot.cards import card_text as card_text
+    from acpcbot.cards import cards_text as cards_text
+    from acpcbot.cards import parse_cards as parse_cards
+    from acpcbot.client import MatchSummary as MatchSummary
+    from acpcbot.client import play_match as play_match
+    from acpcbot.deal import Deal as Deal
+    from acpcbot.errors import AcpcError as AcpcError
+    from acpcbot.errors import CardError as CardError
+    from acpcbot.errors import GameDefinitionError as GameDefinitionError
+    from acpcbot.errors import MatchStateError as MatchStateError
+    from acpcbot.game import LIMIT_HOLDEM as LIMIT_HOLDEM
+    from acpcbot.game import NOLIMIT_HOLDEM as NOLIMIT_HOLDEM
+    from acpcbot.game import BettingType as BettingType
+    from acpcbot.game import Game as Game
+    from acpcbot.game import bundled_game as bundled_game
+    from acpcbot.game import load_game as load_game
+    from acpcbot.game import parse_game as parse_game
+    from acpcbot.logreader import HandLine as HandLine
+    from acpcbot.logreader import LogError as LogError
+    from acpcbot.logreader import LogReader as LogReader
+    from acpcbot.logreader import game_of_log as game_of_log
+    from acpcbot.logreader import open_log as open_log
+    from acpcbot.player import BettingView as BettingView
+    from acpcbot.player import Entrant as Entrant
+    from acpcbot.player import HandResult as HandResult
+    from acpcbot.player import MatchInfo as MatchInfo
+    from acpcbot.player import Player as Player
+    from acpcbot.player import Strategy as Strategy
+    from acpcbot.rules import HandState as HandState
+    from acpcbot.rules import replay as replay
+else:
+    from acpcbot.faces import lazy_names
 
-_NAMES = {
-    "acpcbot.actions": ("CALL", "FOLD", "RAISE", "Action", "ActionType"),
-    "acpcbot.cards": ("Card", "card_text", "cards_text", "parse_cards"),
-    "acpcbot.client": ("MatchSummary", "play_match"),
-    "acpcbot.deal": ("Deal",),
-    "acpcbot.errors": ("AcpcError", "CardError", "GameDefinitionError", "MatchStateError"),
-    "acpcbot.game": (
-        "LIMIT_HOLDEM",
-        "NOLIMIT_HOLDEM",
-        "BettingType",
-        "Game",
-        "bundled_game",
-        "load_game",
-        "parse_game",
-    ),
-    "acpcbot.logreader": ("HandLine", "LogError", "LogReader", "game_of_log", "open_log"),
-    "acpcbot.player": (
-        "BettingView",
-        "Entrant",
-        "HandResult",
-        "MatchInfo",
-        "Player",
-        "Strategy",
-    ),
-    "acpcbot.rules": ("HandState", "replay"),
-}
-"""Where each name of ``__all__`` lives (imported when first used)."""
-
-if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
-    __getattr__ = lazy_names(__name__, _NAMES)
+    __getattr__ = lazy_names(__name__)

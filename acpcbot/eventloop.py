@@ -19,6 +19,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from acpcbot.errors import AcpcError
+from acpcbot.extras import install_hint
 
 T = TypeVar("T")
 
@@ -35,8 +36,6 @@ def loop_factory(uvloop: bool | None = None) -> Callable[[], asyncio.AbstractEve
     try:
         module = importlib.import_module("uvloop")
     except ImportError:
-        from acpcbot.extras import install_hint
-
         raise AcpcError(f"uvloop is not installed: {install_hint('fast')}") from None
     factory: Callable[[], asyncio.AbstractEventLoop] = module.new_event_loop
     return factory

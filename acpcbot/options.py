@@ -36,6 +36,7 @@ def add_progress_options(parser: argparse.ArgumentParser) -> None:
 
 def progress_of(args: argparse.Namespace) -> Show:
     """What ``--progress``/``--no-progress`` asked for."""
+    # `acpcbot --help` reads this module (issue 37): the display only when used
     from acpcbot.progress.display import Show
 
     return Show.flag(args.progress)
@@ -43,6 +44,7 @@ def progress_of(args: argparse.Namespace) -> Show:
 
 def broker_url(text: str) -> BrokerAddress:
     """``--mqtt``'s value (an argparse type)."""
+    # `acpcbot --help` reads this module (issue 37): telemetry loads asyncio
     from acpcbot.telemetry.url import BrokerUrlError, parse_broker_url
 
     try:

@@ -153,6 +153,7 @@ class Agent(abc.ABC):
         """One row of :meth:`strategy_table`: the legal probabilities with which the agent
         to act at ``betting`` plays holding ``hole`` with ``board`` visible (a subclass may
         compute it more cheaply than the whole table)."""
+        # numpy: only agents asked for one row load the known strategies' tables
         from agents.known import holding_index
 
         row = self.strategy_table(betting, board)[holding_index(self.game, hole)]

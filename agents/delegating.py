@@ -44,6 +44,7 @@ def hand_count(owner: str, key: str, text: str) -> int:
 def warm_strengths() -> None:
     """Compile (or load) the kernels of :func:`agents.common.weights.holding_strengths`
     before the match: the traps read every holding's strength at their decisions."""
+    # numba: the traps' kernels, compiled or loaded only for an agent that plays one
     from acpcbot.cards import parse_cards
     from acpcbot.handeval.jitcache import compiling
     from agents.common.weights import holding_strengths
@@ -66,7 +67,7 @@ def probability(owner: str, key: str, text: str) -> float:
 
 def options_of(name: str) -> str:
     """The options the registry lists for agent ``name`` (one text, for the messages)."""
-    from agents.registry import AGENTS
+    from agents.registry import AGENTS  # the registry lists the traps: imported when asked
 
     return AGENTS[name].options
 
@@ -75,6 +76,7 @@ def inner_agent(owner: str, key: str, text: str, seed: int) -> Agent:
     """The agent option ``key`` of ``owner`` names (a nested spec), made with ``seed``. A
     ``switch`` cannot be inside another agent: its phases would need a second level of
     nesting."""
+    # the registry lists the traps, and reads the plug-ins' entry points: only here
     from agents.registry import create_agent, nested_spec
 
     spec = nested_spec(text)

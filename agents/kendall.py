@@ -51,11 +51,12 @@ import numpy.typing as npt
 from acpcbot.actions import Action, ActionType
 from acpcbot.cards import Card
 from acpcbot.game import Game
-from acpcbot.handeval.combos import NUM_CLASSES, class_of
+from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES, class_of
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import replay
 from agents.base import Agent
+from agents.common.tables import class_top_share
 from agents.known import StrategyTable, dead_holdings, legal_rows
 from agents.triple import Triple
 
@@ -165,7 +166,6 @@ class KendallPlayer(Agent):
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         game = info.game
-        from agents.common.tables import class_top_share
 
         self.top_share = class_top_share()
         # Compile the equity kernels the styles' decisions reach, before the match.
@@ -174,6 +174,7 @@ class KendallPlayer(Agent):
         rehearse_once("the field's equity kernels", lambda: [TightAggressive(0)], game)
 
     def act(self, state: MatchState, betting: BettingView) -> Action:
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.equity import hand_vs_range
 
         facing = betting.amount_to_call() > 0
@@ -198,8 +199,6 @@ class KendallPlayer(Agent):
         return self.sample(triple, betting)
 
     def strategy_table(self, betting: BettingView, board: Sequence[Card]) -> StrategyTable:
-        from acpcbot.handeval.combos import COMBO_CLASS, NUM_CLASSES
-
         style = self.STYLE
         facing = betting.amount_to_call() > 0
         can_raise = betting.can_raise()
@@ -234,6 +233,7 @@ class KendallPlayer(Agent):
         cached = self._passing_cache
         if cached is not None and cached[0] == board:
             return cached[1]
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.holdings import holdings_against_random
 
         wins, ties, played = holdings_against_random(board)

@@ -137,6 +137,7 @@ class LocalBestResponse(Agent):
         opponent = options.get("opponent")
         if opponent is None:
             raise AgentOptionError(f"lbr needs opponent=NAME ({cls.OPTIONS})")
+        # the registry reads the plug-ins' entry points (importlib.metadata): only here
         from agents.registry import nested_spec
 
         if nested_spec(opponent).partition(":")[0] == cls.name:
@@ -147,6 +148,7 @@ class LocalBestResponse(Agent):
     def check(cls, options: Mapping[str, str], game: Game) -> None:
         """Also the opponent: it plays ``game``, with a fixed strategy."""
         super().check(options, game)
+        # the registry reads the plug-ins' entry points (importlib.metadata): only here
         from agents.registry import check_agent, create_agent, nested_spec
 
         spec = nested_spec(options["opponent"])
@@ -167,6 +169,7 @@ class LocalBestResponse(Agent):
         super().begin_match(info)
         game = info.game
         if self.opponent is not None:
+            # the registry reads the plug-ins' entry points; a rehearsal plays a match: only here
             from agents.registry import create_agent, nested_spec
 
             self.check_options({"opponent": self.opponent})
@@ -304,6 +307,7 @@ class LocalBestResponse(Agent):
         return equity
 
     def _enumerate(self, own: Sequence[Card], board: Sequence[Card]) -> FloatArray:
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.equity import enumerated_equity
 
         game = self.game

@@ -94,6 +94,7 @@ class Reshuffler(Delegating):
     def _warm_tables(self) -> None:
         """Ask the base's table once in every round before the match, so that whatever it
         compiles to give one (dpp's every-holding buckets) is compiled now."""
+        # numba: the base's kernels, compiled or loaded only for a trap that plays
         from acpcbot.cards import parse_cards
         from acpcbot.handeval.jitcache import compiling
         from acpcbot.rules import CALL, HandState

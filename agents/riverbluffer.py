@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from acpcbot.actions import Action
+from acpcbot.errors import UnsupportedGameError
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
@@ -83,8 +84,6 @@ class RiverBluffer(Delegating):
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
         if info.game.num_rounds != 4 or info.game.num_hole_cards != 2:
-            from acpcbot.errors import UnsupportedGameError
-
             raise UnsupportedGameError(f"{self.name} plays hold'em only")
         warm_strengths()
 

@@ -1,42 +1,44 @@
-"""Checks of a package's public face (its ``__all__``): every name is there, and a face that
-loads its names when first used (:func:`acpcbot.faces.lazy_names`) says the same thing in
-its three lists."""
+"""Checks of a package's public face: every name it gives is the one its module holds, each
+written once (as a re-export, ``from module import name as name``, at the top or, for those
+imported when first used, under ``TYPE_CHECKING``: :mod:`acpcbot.faces`)."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+from collections import Counter
 from pathlib import Path
+
+from acpcbot.faces import type_checking_imports
 
 
 def check_face(package: str) -> None:
-    """Every name of ``package.__all__`` is what its module holds; for a lazy face, the
-    ``TYPE_CHECKING`` imports, ``_NAMES`` and ``__all__`` name the same things."""
+    """Every name ``package`` gives is what its module holds, and no name is given twice."""
     face = importlib.import_module(package)
-    public = set(face.__all__) - {"__version__"}
-    assert len(face.__all__) == len(set(face.__all__)), f"{package}: a name twice in __all__"
-    lazy = getattr(face, "_NAMES", None)
-    if lazy is None:
-        for name in public:
-            assert hasattr(face, name), f"{package}.{name}"
-        return
-    where = {name: module for module, names in lazy.items() for name in names}
-    assert where == _type_checking_imports(face.__file__), package
-    assert set(where) == public - set(vars(face)), package
-    for name, module in where.items():
-        assert getattr(face, name) is getattr(importlib.import_module(module), name)
+    assert not hasattr(face, "__all__"), f"{package}: its names listed again in __all__"
+    given = reexports(face.__file__)
+    twice = [name for name, count in Counter(name for name, _ in given).items() if count > 1]
+    assert given and not twice, f"{package}: given twice: {twice}"
+    assert type_checking_imports(package).items() <= set(given), package
+    for name, module in given:
+        assert getattr(face, name) is getattr(importlib.import_module(module), name), name
 
 
-def _type_checking_imports(path: str | None) -> dict[str, str]:
-    """Each name imported under ``if TYPE_CHECKING:`` in the file, with its module."""
+def reexports(path: str | None) -> list[tuple[str, str]]:
+    """Each name the file re-exports (``from module import name as name``), at the top or
+    under ``if TYPE_CHECKING:``, with its module; a plain import there is refused."""
     assert path is not None
-    found: dict[str, str] = {}
+    found: list[tuple[str, str]] = []
+    statements: list[ast.stmt] = []
     for node in ast.parse(Path(path).read_text()).body:
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name):
-            if node.test.id != "TYPE_CHECKING":
+        statements.extend(node.body if isinstance(node, ast.If) else [node])
+    for statement in statements:
+        if not isinstance(statement, ast.ImportFrom) or statement.module in (None, "__future__"):
+            continue
+        assert statement.module is not None
+        for alias in statement.names:
+            if statement.module in ("typing", "acpcbot.faces"):
                 continue
-            for statement in node.body:
-                assert isinstance(statement, ast.ImportFrom) and statement.module is not None
-                for alias in statement.names:
-                    found[alias.asname or alias.name] = statement.module
+            assert alias.asname == alias.name, f"{path}: {alias.name} is not `as {alias.name}`"
+            found.append((alias.name, statement.module))
     return found

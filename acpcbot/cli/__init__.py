@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NoReturn
 
+from acpcbot.errors import AcpcError, UsageError
+
 COMMANDS = (
     "agents",
     "connect",
@@ -106,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    from acpcbot.errors import AcpcError, UsageError
+    # structlog: not loaded for --help (issue 37)
     from acpcbot.logconfig import configure_logging
 
     configure_logging(json=args.log_json, level=args.log_level or args.default_log_level)
@@ -120,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # whoever read stdout has gone (| head -1): no traceback
+        # the output helpers: not loaded for --help (issue 37)
         from acpcbot.cli.output import reader_gone
 
         reader_gone()

@@ -201,6 +201,7 @@ def add_isolate(parser: Options) -> None:
 def entrants(specs: Sequence[str], *, isolate: bool) -> list[Entrant]:
     """The agents ``specs`` name; with ``isolate``, the plug-ins among them each played in a
     process of its own (a :class:`UsageError` when there is none)."""
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from agents.registry import entrant, is_plugin
     from dealer.running import isolated
 

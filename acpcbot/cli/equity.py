@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 
+from acpcbot.cards import cards_text, parse_cards
 from acpcbot.cli.arguments import add_json, count, seed_value, whole_number
+from acpcbot.errors import CardError, UsageError
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 
@@ -68,9 +70,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from acpcbot.cards import cards_text, parse_cards
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.errors import CardError, UsageError
     from acpcbot.handeval.equity import equity
     from acpcbot.progress.display import ProgressDisplay, Show
 

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from acpcbot.cli.arguments import add_game, add_json, path_value, whole_number
+from acpcbot.game import load_game
 from acpcbot.options import add_progress_options, progress_of
 
 HELP = "how much the players' bets reveal about their cards (Saund's information gain)"
@@ -55,8 +56,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.game import load_game
     from acpcbot.progress.display import ProgressDisplay
     from agents.infogain.measure import measure
     from agents.infogain.plot import street_plots, write_street_plots

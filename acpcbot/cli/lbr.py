@@ -56,6 +56,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from agents.registry import entrant, lbr_against
     from dealer.running import MatchRequest

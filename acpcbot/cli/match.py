@@ -43,6 +43,7 @@ import contextlib
 from collections.abc import Iterator
 
 from acpcbot.cli import arguments
+from acpcbot.errors import UsageError
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
@@ -107,8 +108,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.errors import UsageError
     from dealer.running import MatchRequest, Transport, run_match
     from dealer.running.duplicate import listening_for
 

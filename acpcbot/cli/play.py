@@ -24,16 +24,17 @@ from __future__ import annotations
 import argparse
 
 from acpcbot.cli import arguments
+from acpcbot.client.defaults import DEFAULT_BUDGET_MS as BUDGET
+from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
+from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
+from acpcbot.errors import AcpcError, UsageError
+from acpcbot.game import load_game
 from acpcbot.options import add_mqtt_options
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from acpcbot.client.defaults import DEFAULT_BUDGET_MS as BUDGET
-    from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
-    from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
-
     parser.add_argument("host", metavar="HOST", help="the dealer's host name or address")
     parser.add_argument(
         "ports",
@@ -108,10 +109,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.client.seats import play_seats
-    from acpcbot.errors import AcpcError, UsageError
-    from acpcbot.game import load_game
     from agents.registry import create_agent
     from dealer.running import derived_seed
 
@@ -147,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         lines.append(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
         if seat.told is not None:
+            # here, not at the top: `acpcbot --help` loads none of this (issue 37)
             from acpcbot.telemetry.channel import told_text
 
             lines.append(told_text(seat.told))

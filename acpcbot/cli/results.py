@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 from acpcbot.cli.arguments import add_json, path_value, whole_number
+from acpcbot.errors import UsageError
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 
@@ -93,6 +94,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
@@ -140,8 +142,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show, width
-    from acpcbot.errors import UsageError
     from acpcbot.extras import need_matplotlib
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 

@@ -21,6 +21,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli.arguments import add_game, add_json
+from acpcbot.game import load_game
 
 HELP = "player statistics from logs: VPIP, PFR, 3-bet, aggression, showdowns, fold to a bet"
 
@@ -32,8 +33,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.game import load_game
     from dealer.analysis import log_stats, stats_json, stats_lines
 
     stats = log_stats(args.logs, load_game(args.game) if args.game else None)

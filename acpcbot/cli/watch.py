@@ -18,6 +18,7 @@ import argparse
 import contextlib
 
 from acpcbot.cli.arguments import add_json
+from acpcbot.errors import UsageError
 from acpcbot.options import broker_url
 
 HELP = "a live view of the matches publishing to an MQTT broker (--mqtt URL)"
@@ -48,8 +49,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show, width
-    from acpcbot.errors import UsageError
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
     from acpcbot.telemetry.live import snapshot_lines, watch_live

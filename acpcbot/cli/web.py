@@ -108,12 +108,14 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from urllib.parse import urlsplit
 
+    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
 
     need("aiohttp", "acpcbot web", "web")
     if args.mqtt is not None:
         need_mqtt()
+    # after the extras' checks: a missing extra is one line, not an ImportError
     from agents.registry import entrant, known_strategies, playable_specs
     from dealer.web import WebSite, is_loopback, serve
     from dealer.web.app import serving_lines

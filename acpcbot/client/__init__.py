@@ -17,26 +17,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpcbot.client.defaults import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_READ_TIMEOUT,
-    VERSION_LINE,
-)
-from acpcbot.faces import lazy_names
+from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as DEFAULT_CONNECT_TIMEOUT
+from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as DEFAULT_READ_TIMEOUT
+from acpcbot.client.defaults import VERSION_LINE as VERSION_LINE
 
+# The match loop loads asyncio, structlog and rich, and `acpcbot --help` imports the defaults
+# (issue 37: it stays under 0.3 s). So it is imported when one of its names is first used,
+# the names read from this block (acpcbot.faces).
 if TYPE_CHECKING:
-    from acpcbot.client.session import MatchSummary, play_match
+    from acpcbot.client.session import MatchSummary as MatchSummary
+    from acpcbot.client.session import play_match as play_match
+else:
+    from acpcbot.faces import lazy_names
 
-__all__ = [
-    "DEFAULT_CONNECT_TIMEOUT",
-    "DEFAULT_READ_TIMEOUT",
-    "VERSION_LINE",
-    "MatchSummary",
-    "play_match",
-]
-
-_NAMES = {"acpcbot.client.session": ("MatchSummary", "play_match")}
-"""Where each name of ``__all__`` not imported above lives (imported when first used)."""
-
-if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
-    __getattr__ = lazy_names(__name__, _NAMES)
+    __getattr__ = lazy_names(__name__)

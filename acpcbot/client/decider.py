@@ -17,6 +17,7 @@ import asyncio
 import time
 
 from acpcbot.actions import CALL, Action
+from acpcbot.client.worker import PlayerWorker
 from acpcbot.logconfig import get_logger
 from acpcbot.player import HandResult, Player, overrides_hook
 from acpcbot.protocol.matchstate import MatchState
@@ -189,8 +190,6 @@ class ThreadedDecider(Decider):
     client moves on while a late decision is still running."""
 
     def __init__(self, player: Player, budget_s: float | None) -> None:
-        from acpcbot.client.worker import PlayerWorker
-
         super().__init__(player)
         self.budget_s = budget_s
         self.late = Trouble("late_decision_discarded", "info")

@@ -16,7 +16,9 @@ from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOU
 from acpcbot.client.session import MatchSummary, play_match
 from acpcbot.errors import AcpcError
 from acpcbot.eventloop import run
+from acpcbot.extras import need_mqtt
 from acpcbot.game import Game
+from acpcbot.logconfig import get_logger
 from acpcbot.player import Player
 
 if TYPE_CHECKING:
@@ -121,8 +123,7 @@ def _telemetry(
     broker: BrokerAddress, name: str, describe: Mapping[str, Any], game: Game
 ) -> PlayerTelemetry:
     """A seat's channel: ``running`` is published at once."""
-    from acpcbot.extras import need_mqtt
-    from acpcbot.logconfig import get_logger
+    # the progress display and telemetry: only a client given --mqtt loads them
     from acpcbot.progress.player import PlayerTelemetry
 
     need_mqtt()

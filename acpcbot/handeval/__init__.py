@@ -56,6 +56,7 @@ def rank_hand(cards: Sequence[Card]) -> int:
     if not 5 <= len(cards) <= 7:
         return rank_hand_reference(cards)
     if _engine_rank is None:
+        # numba: the engine is compiled and loaded on the first 5-7 card hand
         from acpcbot.handeval.evaluator import rank_hand as engine_rank
 
         _engine_rank = engine_rank

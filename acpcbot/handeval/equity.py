@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from acpcbot.cards import NUM_CARDS, Card, repeated_cards, shown_cards
 from acpcbot.errors import CardError
+from acpcbot.handeval import rank_hand
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
 from acpcbot.handeval.enumeration import board_counts, range_counts
 from acpcbot.handeval.montecarlo import sample_counts, sample_more, sample_stream
@@ -284,7 +285,6 @@ def enumerated_equity(
     >>> enumerated_equity(c("QhKhAhQsKsAs"), 1, c("Qh"), c("Ks"))
     0.25
     """
-    from acpcbot.handeval import rank_hand
 
     used = {*mine, *theirs, *board}
     rest = [card for card in deck if card not in used]

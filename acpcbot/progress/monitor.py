@@ -101,6 +101,7 @@ class MatchMonitor:
         channel = self.channel
         if channel is None:
             return
+        # the telemetry package loads asyncio: a display without a broker does without
         from acpcbot.telemetry.codec import hand_body
 
         number = half + 1
@@ -118,6 +119,7 @@ class MatchMonitor:
         self.display.close()
         if self.channel is None:
             return None
+        # the telemetry package loads asyncio: a display without a broker does without
         from acpcbot.telemetry.codec import Status
 
         self._snapshot = None

@@ -59,6 +59,7 @@ class PoolMonitor:
 
     def progress(self) -> dict[str, Any]:
         """What a ``progress`` message holds."""
+        # the telemetry package loads asyncio: a display without a broker does without
         from acpcbot.telemetry.codec import finite
 
         ended, running, hands = self._state
@@ -86,6 +87,7 @@ class PoolMonitor:
         self.display.close()
         if self.channel is None:
             return None
+        # the telemetry package loads asyncio: a display without a broker does without
         from acpcbot.telemetry.codec import Status
 
         return self.channel.close(Status(status), body, last_progress=self.progress())

@@ -103,6 +103,7 @@ class MatchProgress:
 
     def json(self) -> dict[str, Any]:
         """As a ``progress`` message holds it."""
+        # the telemetry package loads asyncio: a display without a broker does without
         from acpcbot.telemetry.codec import finite
 
         eta = self.eta_seconds

@@ -8,25 +8,18 @@ reads ``--mqtt``; :mod:`~acpcbot.telemetry.watching` is the subscriber's side (`
 watch``). aiomqtt and paho-mqtt are only imported once a publisher or a subscriber runs.
 """
 
-from acpcbot.telemetry.channel import Channel
-from acpcbot.telemetry.codec import SCHEMA, Kind, Status, Stream, Topic, decode, encode
-from acpcbot.telemetry.publisher import Outgoing, Publisher, PublisherStats, TelemetryError
-from acpcbot.telemetry.url import BrokerAddress, BrokerUrlError, parse_broker_url
-
-__all__ = [
-    "SCHEMA",
-    "BrokerAddress",
-    "BrokerUrlError",
-    "Channel",
-    "Kind",
-    "Outgoing",
-    "Publisher",
-    "PublisherStats",
-    "Status",
-    "Stream",
-    "TelemetryError",
-    "Topic",
-    "decode",
-    "encode",
-    "parse_broker_url",
-]
+from acpcbot.telemetry.channel import Channel as Channel
+from acpcbot.telemetry.codec import SCHEMA as SCHEMA
+from acpcbot.telemetry.codec import Kind as Kind
+from acpcbot.telemetry.codec import Status as Status
+from acpcbot.telemetry.codec import Stream as Stream
+from acpcbot.telemetry.codec import Topic as Topic
+from acpcbot.telemetry.codec import decode as decode
+from acpcbot.telemetry.codec import encode as encode
+from acpcbot.telemetry.publisher import Outgoing as Outgoing
+from acpcbot.telemetry.publisher import Publisher as Publisher
+from acpcbot.telemetry.publisher import PublisherStats as PublisherStats
+from acpcbot.telemetry.publisher import TelemetryError as TelemetryError
+from acpcbot.telemetry.url import BrokerAddress as BrokerAddress
+from acpcbot.telemetry.url import BrokerUrlError as BrokerUrlError
+from acpcbot.telemetry.url import parse_broker_url as parse_broker_url

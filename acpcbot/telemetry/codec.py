@@ -40,6 +40,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from acpcbot.errors import MatchStateError
+
 __all__ = [
     "SCHEMA",
     "Kind",
@@ -190,7 +192,7 @@ def hand_body(half: int, log: str, line: str) -> dict[str, Any]:
     ``STATE`` line holds it (read by :func:`~acpcbot.protocol.logfile.state_fields`):
     ``hand`` (number), ``betting``, ``cards``, ``values`` (chips by position) and
     ``players`` (names by position), and the ``line`` itself."""
-    from acpcbot.errors import MatchStateError
+    # the log file's codec (compression modules): only a hand's message needs it
     from acpcbot.protocol.logfile import state_fields, state_names
 
     body: dict[str, Any] = {"half": half, "log": log}

@@ -14,6 +14,8 @@ import json
 import time
 from typing import TYPE_CHECKING
 
+from acpcbot.telemetry.publisher import TelemetryError
+from acpcbot.telemetry.subscriber import listen, snapshot
 from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.telemetry.watching import COLUMNS, GAP, Board, fitting_columns, table
 
@@ -47,7 +49,6 @@ async def snapshot_lines(
 ) -> list[str]:
     """What the broker retains, and what arrives within the moment it takes, as
     :func:`lines` shows it (a line more when nothing publishes there)."""
-    from acpcbot.telemetry.subscriber import snapshot
 
     await snapshot(broker, board.take)
     shown = lines(board, recent_s, as_json=as_json, width=width)
@@ -61,9 +62,6 @@ async def watch_live(broker: BrokerAddress, board: Board, recent_s: float | None
     connection's failure is raised."""
     from rich.console import Console
     from rich.live import Live
-
-    from acpcbot.telemetry.publisher import TelemetryError
-    from acpcbot.telemetry.subscriber import listen
 
     note = [f"connecting to {broker} ..."]
     changed = asyncio.Event()

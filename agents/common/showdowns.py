@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from acpcbot.cards import Card
 from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, NUM_COMBOS, class_of
+from agents.common.tables import class_equity_matrix
 
 __all__ = ["disjoint_sums", "showdown_equities", "showdown_equities_all"]
 
@@ -57,8 +58,6 @@ def showdown_equities(
 
 @lru_cache(maxsize=8)
 def _preflop(own: tuple[Card, ...]) -> FloatArray:
-    from agents.common.tables import class_equity_matrix
-
     row = class_equity_matrix()[class_of(own[0], own[1])]
     dead = np.isin(COMBO_CARDS, np.array(own)).any(axis=1)
     equity: FloatArray = np.where(dead, 0.0, np.asarray(row[COMBO_CLASS], dtype=np.float64))
@@ -68,6 +67,7 @@ def _preflop(own: tuple[Card, ...]) -> FloatArray:
 
 @lru_cache(maxsize=32)
 def _board(own: tuple[Card, ...], board: tuple[Card, ...], stride: int) -> FloatArray:
+    # numba: compiled and loaded when first used
     from acpcbot.handeval.holdings import hand_against_holdings
 
     wins, ties, played = hand_against_holdings(own, board, stride)
@@ -88,12 +88,10 @@ def showdown_equities_all(
     the flop (:func:`acpcbot.handeval.holdings.holdings_against_ranges`)."""
     table = np.atleast_2d(np.asarray(weights, dtype=np.float64))
     if board:
-        from acpcbot.handeval.holdings import holdings_against_ranges
+        from acpcbot.handeval.holdings import holdings_against_ranges  # numba: when first used
 
         stride = flop_stride if len(board) == 3 else 1
         return holdings_against_ranges(board, table, stride)
-    from agents.common.tables import class_equity_matrix
-
     matrix = class_equity_matrix()
     overlap, against_overlap = _overlaps()
     by_class = np.stack([np.bincount(COMBO_CLASS, weights=w, minlength=NUM_CLASSES) for w in table])
@@ -131,8 +129,6 @@ def disjoint_sums(weights: FloatArray) -> FloatArray:
 def _overlaps() -> tuple[npt.NDArray[np.int64], FloatArray]:
     """Each holding's 101 holdings that share a card with it (itself included), and its
     class equity against each."""
-    from agents.common.tables import class_equity_matrix
-
     cards = COMBO_CARDS
     overlap = np.stack(
         [np.flatnonzero(np.isin(cards, cards[h]).any(axis=1)) for h in range(NUM_COMBOS)]

@@ -50,6 +50,7 @@ from acpcbot.cards import NUM_CARDS, Card
 from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_COMBOS
 from acpcbot.handeval.evaluator import rank5, rank6, rank7
 from acpcbot.handeval.jitcache import cache_enabled
+from agents.common.tables import preflop_equity
 
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
@@ -305,8 +306,6 @@ def board_ranking(board: tuple[Card, ...]) -> BoardRanking:
 
 @lru_cache(maxsize=1)
 def _preflop_strengths() -> FloatArray:
-    from agents.common.tables import preflop_equity
-
     strengths: FloatArray = preflop_equity()[COMBO_CLASS]
     strengths.setflags(write=False)
     return strengths

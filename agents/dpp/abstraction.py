@@ -144,6 +144,7 @@ class HoldemBuckets:
         if round_ == 1:
             flop, cards = self._flops.canonical(board[:3], hole)
             return int(self.abstraction.flop_levels[flop, combo_index(*cards)])
+        # numba: compiled and loaded when first used
         from agents.dpp import handstrength
 
         cards_array = np.array(board[: round_ + 2], dtype=np.int64)
@@ -167,6 +168,7 @@ class HoldemBuckets:
             return np.asarray(
                 self.abstraction.flop_levels[flop, PERMUTED_COMBOS[permutation]], dtype=np.int64
             )
+        # numba: compiled and loaded when first used
         from agents.dpp import handstrength
 
         cards_array = np.array(board[: round_ + 2], dtype=np.int64)

@@ -28,6 +28,7 @@ from acpcbot.game import Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
+from agents.dpp.abstraction import HoldemBuckets
 from agents.dpp.strategy import Strategy, StrategyFileError
 from agents.known import StrategyTable, dead_holdings, holdings, legal_rows
 
@@ -186,8 +187,8 @@ def packaged_strategy(file_name: str) -> Strategy:
 def packaged(file_name: str) -> tuple[Strategy, Bucketer]:
     """A strategy shipped in ``agents/data`` and its bucket function, its kernels compiled
     (once per process)."""
+    # numba's compile helpers: loaded when a strategy is first packaged
     from acpcbot.handeval.jitcache import compiling
-    from agents.dpp.abstraction import HoldemBuckets
 
     strategy = packaged_strategy(file_name)
     buckets = HoldemBuckets.for_strategy(strategy)

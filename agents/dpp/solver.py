@@ -92,6 +92,7 @@ class CfrPlus:
     """Vector-form CFR+ on an :class:`AbstractGame`."""
 
     def __init__(self, game: AbstractGame, delay: int = DEFAULT_DELAY) -> None:
+        # numba: compiled and loaded when first used
         from agents.dpp import kernels
 
         self.game = game

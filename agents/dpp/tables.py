@@ -35,6 +35,7 @@ from agents.dpp.handstrength import (
     card_pairs,
 )
 from agents.dpp.isomorphism import CanonicalFlops, canonical_boards
+from agents.dpp.strategy import write_arrays
 
 CACHE = cache_enabled(__file__)
 """Whether this module's kernels are cached on disk (:mod:`acpcbot.handeval.jitcache`)."""
@@ -288,8 +289,6 @@ def _transitions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
 def save_tables(tables: FineTables, path: str) -> None:
     """Write the tables (an ``.npz`` file; a cache for the training script)."""
     from dataclasses import asdict
-
-    from agents.dpp.strategy import write_arrays
 
     write_arrays(path, dict(asdict(tables).items()))
 

@@ -50,12 +50,14 @@ import numpy.typing as npt
 from acpcbot.actions import ActionType
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
-from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES
+from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, combo_index
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import replay
 from acpcbot.smallfile import shown_path
 from agents.common.betpolicy import PolicyFit
 from agents.common.decisions import decisions
+from agents.common.ranges import compatible_pairs
+from agents.common.tables import class_equity_matrix
 from agents.common.weights import WeightTable, holding_strengths
 
 __all__ = [
@@ -215,6 +217,7 @@ class InfoGain:
             raise AcpcError("infogain reads heads-up limit hold'em logs only")
         if not 1 <= flop_runouts <= FLOP_RUNOUTS:
             raise AcpcError(f"flop runouts are 1 to {FLOP_RUNOUTS}, not {flop_runouts}")
+        # numba: compiled and loaded when first used
         from agents.infogain import kernels
 
         self._kernels = kernels
@@ -291,6 +294,7 @@ class InfoGain:
 
     def _street(self, record: StateRecord, round_: int, shown: tuple[int, ...]) -> _Street:
         """The omniscient probability on a street, and its runouts' hand values."""
+        # numba: compiled and loaded when first used
         from acpcbot.handeval.enumeration import board_counts
         from acpcbot.handeval.montecarlo import sample_counts
 
@@ -380,8 +384,6 @@ def measure(
 
 
 def _combo(hole: tuple[int, ...]) -> int:
-    from acpcbot.handeval.combos import combo_index
-
     return combo_index(hole[0], hole[1])
 
 
@@ -418,8 +420,5 @@ def _class_tables() -> tuple[FloatArray, FloatArray]:
     """The class-against-class equity matrix and the disjoint combo pairs of each two
     classes (computed once)."""
     if not _CLASS_TABLES:
-        from agents.common.ranges import compatible_pairs
-        from agents.common.tables import class_equity_matrix
-
         _CLASS_TABLES.append((class_equity_matrix(), compatible_pairs().astype(np.float64)))
     return _CLASS_TABLES[0]

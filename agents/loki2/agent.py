@@ -78,6 +78,7 @@ class Loki2(Agent):
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
+        # numba: compiled and loaded when first used
         from agents.loki2 import simulation
 
         self._simulation = simulation

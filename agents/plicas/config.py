@@ -126,6 +126,7 @@ class PlicasConfig:
         raises :class:`AgentOptionError` for an unknown, repeated or out-of-range one."""
         config = agent_options.apply_options(self, options, "PLICAS")
         if config.train:
+            # the registry lists PLICAS, whose agent imports this module: only here
             from agents.registry import create_agent, nested_spec
 
             create_agent(nested_spec(config.train))  # a spec that gives no agent says so now

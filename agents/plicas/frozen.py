@@ -243,7 +243,7 @@ class FrozenPolicy:
         live: npt.NDArray[np.bool_],
     ) -> FloatArray:
         """The rule units' merged triple of every holding, one row each (dead ones: 0)."""
-        from acpcbot.handeval.holdings import holdings_against_random
+        from acpcbot.handeval.holdings import holdings_against_random  # numba: when first used
 
         agent = self.agent
         profile = self.profile

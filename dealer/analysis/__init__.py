@@ -29,55 +29,35 @@ This package may use the referee's file formats (:mod:`dealer.referee`), never t
 ('A', 2, 10.0, 500.0)
 """
 
-from dealer.analysis.bankrollplot import bankroll_png, logs_png
-from dealer.analysis.crosstable import Crosstable, pool
-from dealer.analysis.crosstableplot import heatmap_png
-from dealer.analysis.loghands import LoggedHand, logged_hands
-from dealer.analysis.logresults import LogsReport, ReportKind, report_logs
-from dealer.analysis.playedlog import LogError, PlayedLog, read_log, read_log_stream
-from dealer.analysis.playerstats import PlayerStats, log_stats, stats_json, stats_lines
-from dealer.analysis.rankings import Placing, instant_runoff, total_bankroll
-from dealer.analysis.results import (
-    HalfResult,
-    PairResult,
-    ResultsError,
-    duplicate_result,
-    log_result,
-)
-from dealer.analysis.stats import Z95, Estimate, estimate, pair_sorted, to_mbb
-from dealer.analysis.twins import twin_differences
-
-__all__ = [
-    "Z95",
-    "Crosstable",
-    "Estimate",
-    "HalfResult",
-    "LogError",
-    "LoggedHand",
-    "LogsReport",
-    "PairResult",
-    "Placing",
-    "PlayedLog",
-    "PlayerStats",
-    "ReportKind",
-    "ResultsError",
-    "bankroll_png",
-    "duplicate_result",
-    "estimate",
-    "heatmap_png",
-    "instant_runoff",
-    "log_result",
-    "log_stats",
-    "logged_hands",
-    "logs_png",
-    "pair_sorted",
-    "pool",
-    "read_log",
-    "read_log_stream",
-    "report_logs",
-    "stats_json",
-    "stats_lines",
-    "to_mbb",
-    "total_bankroll",
-    "twin_differences",
-]
+from dealer.analysis.bankrollplot import bankroll_png as bankroll_png
+from dealer.analysis.bankrollplot import logs_png as logs_png
+from dealer.analysis.crosstable import Crosstable as Crosstable
+from dealer.analysis.crosstable import pool as pool
+from dealer.analysis.crosstableplot import heatmap_png as heatmap_png
+from dealer.analysis.loghands import LoggedHand as LoggedHand
+from dealer.analysis.loghands import logged_hands as logged_hands
+from dealer.analysis.logresults import LogsReport as LogsReport
+from dealer.analysis.logresults import ReportKind as ReportKind
+from dealer.analysis.logresults import report_logs as report_logs
+from dealer.analysis.playedlog import LogError as LogError
+from dealer.analysis.playedlog import PlayedLog as PlayedLog
+from dealer.analysis.playedlog import read_log as read_log
+from dealer.analysis.playedlog import read_log_stream as read_log_stream
+from dealer.analysis.playerstats import PlayerStats as PlayerStats
+from dealer.analysis.playerstats import log_stats as log_stats
+from dealer.analysis.playerstats import stats_json as stats_json
+from dealer.analysis.playerstats import stats_lines as stats_lines
+from dealer.analysis.rankings import Placing as Placing
+from dealer.analysis.rankings import instant_runoff as instant_runoff
+from dealer.analysis.rankings import total_bankroll as total_bankroll
+from dealer.analysis.results import HalfResult as HalfResult
+from dealer.analysis.results import PairResult as PairResult
+from dealer.analysis.results import ResultsError as ResultsError
+from dealer.analysis.results import duplicate_result as duplicate_result
+from dealer.analysis.results import log_result as log_result
+from dealer.analysis.stats import Z95 as Z95
+from dealer.analysis.stats import Estimate as Estimate
+from dealer.analysis.stats import estimate as estimate
+from dealer.analysis.stats import pair_sorted as pair_sorted
+from dealer.analysis.stats import to_mbb as to_mbb
+from dealer.analysis.twins import twin_differences as twin_differences

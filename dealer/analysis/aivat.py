@@ -86,6 +86,7 @@ from acpcbot.logreader import open_log
 from acpcbot.player import BettingView
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import HandState
+from dealer.analysis.aivatvalue import COEFFICIENTS
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.stats import Estimate, estimate, pair_sorted
 from dealer.referee.decisionlog import (
@@ -178,7 +179,6 @@ class BetValue:
     @classmethod
     def shipped(cls) -> BetValue:
         """The table fitted for heads-up limit hold'em (:mod:`dealer.analysis.aivatvalue`)."""
-        from dealer.analysis.aivatvalue import COEFFICIENTS
 
         table = np.array(COEFFICIENTS, dtype=np.float64)
         table.setflags(write=False)
@@ -263,6 +263,7 @@ class CheckDownValue:
     def _holdem(
         self, mine: Sequence[Card], theirs: Sequence[Card], board: Sequence[Card], number: int
     ) -> float:
+        # numba: only when AIVAT runs (a dealer with network seats never loads it)
         from acpcbot.handeval.combos import COMBO_CARDS, combo_index
         from acpcbot.handeval.enumeration import board_counts
         from acpcbot.handeval.montecarlo import sample_counts

@@ -46,9 +46,11 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.logconfig import get_logger
+from dealer.analysis.playedlog import read_log
 from dealer.analysis.stats import SampleSums
 from dealer.benchmark.pool import STOP_GRACE_S, ListeningAt, RunStopped
 from dealer.benchmark.runs import RunOrder, RunOutcome, RunStatus, play_run
+from dealer.running.daskpool import connect_client
 
 __all__ = ["LISTEN_HOST_VARIABLE", "PUBLIC_HOST_VARIABLE", "DaskRunPool", "play_on_worker"]
 
@@ -82,8 +84,6 @@ class DaskRunPool:
     def connect(self) -> None:
         """Connect to the scheduler (blocking: before the server serves), or
         :class:`~acpcbot.errors.AcpcError` in one line."""
-        from dealer.running.daskpool import connect_client
-
         self._client = connect_client(self.address)
         self._client.subscribe_topic(self.topic, self._heard)
 
@@ -211,8 +211,6 @@ def _lost(order: RunOrder, why: str) -> RunOutcome:
 
 
 def _logged_hands(path: Path) -> int:
-    from dealer.analysis.playedlog import read_log
-
     try:
         return read_log(path).hands
     except Exception:  # a log that is missing or unreadable holds no hand

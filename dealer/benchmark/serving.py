@@ -115,6 +115,7 @@ async def _start_page(
     settings: ServeSettings, service: BenchmarkService, line_port: int
 ) -> tuple[web.AppRunner, str]:
     """``acpcbot web``'s application with the benchmark server's part, listening."""
+    # the page's modules load aiohttp: only when the page is served
     from acpcbot.errors import AcpcError
     from dealer.benchmark.webapi import BenchmarkSite
     from dealer.web.app import WebSite, start
@@ -152,7 +153,7 @@ def run_server(
     on the Dask cluster whose scheduler is at ``scheduler``."""
     executor: RunExecutor
     if scheduler is not None:
-        from dealer.benchmark.daskpool import DaskRunPool
+        from dealer.benchmark.daskpool import DaskRunPool  # Dask's client: with --scheduler only
 
         executor = DaskRunPool(scheduler)
         executor.connect()  # (an unreachable scheduler is said before anything is served)

@@ -29,37 +29,22 @@ blind) raises, seat 1 folds its big blind.
 (-10.0, 10.0)
 """
 
-from dealer.referee.config import MatchConfig, TimeLimits
-from dealer.referee.dealing import DealStream
-from dealer.referee.decisionlog import DecisionRecorder, decisions_path, read_decisions
-from dealer.referee.faults import MatchAbortedError
-from dealer.referee.inprocess import PlayerFailedError, play_in_process
-from dealer.referee.listeners import Listeners
-from dealer.referee.matchlog import LogLines, MatchLog
-from dealer.referee.referee import Referee
-from dealer.referee.resume import Resumption
-from dealer.referee.server import referee_over_tcp
-from dealer.referee.tlog import Transaction, TransactionLog, read_transactions
-from dealer.referee.transcript import Transcript
-
-__all__ = [
-    "DealStream",
-    "DecisionRecorder",
-    "Listeners",
-    "LogLines",
-    "MatchAbortedError",
-    "MatchConfig",
-    "MatchLog",
-    "PlayerFailedError",
-    "Referee",
-    "Resumption",
-    "TimeLimits",
-    "Transaction",
-    "TransactionLog",
-    "Transcript",
-    "decisions_path",
-    "play_in_process",
-    "read_decisions",
-    "read_transactions",
-    "referee_over_tcp",
-]
+from dealer.referee.config import MatchConfig as MatchConfig
+from dealer.referee.config import TimeLimits as TimeLimits
+from dealer.referee.dealing import DealStream as DealStream
+from dealer.referee.decisionlog import DecisionRecorder as DecisionRecorder
+from dealer.referee.decisionlog import decisions_path as decisions_path
+from dealer.referee.decisionlog import read_decisions as read_decisions
+from dealer.referee.faults import MatchAbortedError as MatchAbortedError
+from dealer.referee.inprocess import PlayerFailedError as PlayerFailedError
+from dealer.referee.inprocess import play_in_process as play_in_process
+from dealer.referee.listeners import Listeners as Listeners
+from dealer.referee.matchlog import LogLines as LogLines
+from dealer.referee.matchlog import MatchLog as MatchLog
+from dealer.referee.referee import Referee as Referee
+from dealer.referee.resume import Resumption as Resumption
+from dealer.referee.server import referee_over_tcp as referee_over_tcp
+from dealer.referee.tlog import Transaction as Transaction
+from dealer.referee.tlog import TransactionLog as TransactionLog
+from dealer.referee.tlog import read_transactions as read_transactions
+from dealer.referee.transcript import Transcript as Transcript

@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
+from acpcbot.extras import need_mqtt
 from acpcbot.game import Game, load_game
 from acpcbot.options import add_mqtt_options, add_progress_options
 from acpcbot.protocol.constants import MAX_HANDS
@@ -236,8 +237,6 @@ def _run(args: argparse.Namespace, err: Transcript) -> int:
     if args.mqtt_hands and args.mqtt is None:
         raise AcpcError("--mqtt-hands needs --mqtt URL")
     if args.mqtt is not None:
-        from acpcbot.extras import need_mqtt
-
         need_mqtt()
     log_path = Path(f"{args.match_name}.log")
     tlog_path = Path(f"{args.match_name}.tlog")

@@ -16,6 +16,8 @@ from typing import Any
 from acpcbot.progress.display import ProgressDisplay, Show
 from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
+from acpcbot.telemetry.channel import Channel, told_text
+from acpcbot.telemetry.codec import Kind, finite
 from acpcbot.telemetry.url import BrokerAddress
 from dealer.referee.config import MatchConfig
 from dealer.referee.logtee import LogTee
@@ -43,9 +45,6 @@ class LiveMatch:
         display = ProgressDisplay(config.match_name, config.hands, show=show)
         channel = None
         if broker is not None:
-            from acpcbot.telemetry.channel import Channel
-            from acpcbot.telemetry.codec import Kind
-
             describe = {
                 "source": "acpc-dealer",
                 "agents": list(config.names),
@@ -114,14 +113,10 @@ class LiveMatch:
         stats = self.monitor.close(status, body)
         channel = self.monitor.channel
         if stats is not None and channel is not None:
-            from acpcbot.telemetry.channel import told_text
-
             self._err.line(told_text(channel.told(stats)))
             self._err.flush()
 
     def _result(self) -> dict[str, Any]:
-        from acpcbot.telemetry.codec import finite
-
         referee = self._referee
         progress = self.monitor.snapshot()
         if referee is None:

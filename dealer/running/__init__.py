@@ -22,8 +22,8 @@ half is played (``agents.registry.entrant`` makes one from an agent spec).
 
 Both publish their progress to a terminal and, with ``mqtt``, to a broker. This package uses
 the referee and the analysis of logs; neither of them imports it (a contract in
-``pyproject.toml``). Importing it (or any module in it) loads nothing more: each name below is
-imported from its module when first used (:mod:`acpcbot.faces`).
+``pyproject.toml``). Importing it (or any module in it) loads little: the names of the
+modules that load numpy or numba are imported when first used (:mod:`acpcbot.faces`).
 
 A match of 100 hands a half between two agents, played in this process:
 
@@ -47,133 +47,46 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpcbot.faces import lazy_names
+from dealer.running.matchfolder import SUMMARY as SUMMARY
+from dealer.running.resultfiles import write_json as write_json
 
+# The rest loads numpy (the referee's deals) and numba (the analysis' AIVAT), which a module
+# that needs only the folders or a child process's helpers would pay for. So each is imported
+# when one of its names is first used, the names read from this block (acpcbot.faces).
 if TYPE_CHECKING:
-    from dealer.running.duplicate import (
-        DEFAULT_START_TIMEOUT_MS,
-        Decisions,
-        DuplicatePlan,
-        DuplicateRun,
-        Listening,
-        MatchStatus,
-        Transport,
-        derived_seed,
-    )
-    from dealer.running.halves import StopHalf
-    from dealer.running.isolation import IsolatedEntrant, isolated
-    from dealer.running.match import (
-        AfterHalf,
-        BeforeHalf,
-        MatchFailedError,
-        MatchInterruptedError,
-        MatchRequest,
-        MatchRun,
-        check_match,
-        default_jobs,
-        run_match,
-    )
-    from dealer.running.matchfolder import SUMMARY
-    from dealer.running.resultfiles import write_json
-    from dealer.running.tournament import (
-        TournamentInterruptedError,
-        TournamentRequest,
-        TournamentRun,
-        plan_tournament,
-        run_tournament,
-        write_plot,
-    )
-    from dealer.running.tournamentfolder import CROSSTABLE_PLOT, RESULTS
-    from dealer.running.tournamentreport import (
-        TournamentReport,
-        read_tournament,
-        tournament_json,
-        tournament_lines,
-    )
+    from dealer.running.duplicate import DEFAULT_START_TIMEOUT_MS as DEFAULT_START_TIMEOUT_MS
+    from dealer.running.duplicate import Decisions as Decisions
+    from dealer.running.duplicate import DuplicatePlan as DuplicatePlan
+    from dealer.running.duplicate import DuplicateRun as DuplicateRun
+    from dealer.running.duplicate import Listening as Listening
+    from dealer.running.duplicate import MatchStatus as MatchStatus
+    from dealer.running.duplicate import Transport as Transport
+    from dealer.running.duplicate import derived_seed as derived_seed
+    from dealer.running.halves import StopHalf as StopHalf
+    from dealer.running.isolation import IsolatedEntrant as IsolatedEntrant
+    from dealer.running.isolation import isolated as isolated
+    from dealer.running.match import AfterHalf as AfterHalf
+    from dealer.running.match import BeforeHalf as BeforeHalf
+    from dealer.running.match import MatchFailedError as MatchFailedError
+    from dealer.running.match import MatchInterruptedError as MatchInterruptedError
+    from dealer.running.match import MatchRequest as MatchRequest
+    from dealer.running.match import MatchRun as MatchRun
+    from dealer.running.match import check_match as check_match
+    from dealer.running.match import default_jobs as default_jobs
+    from dealer.running.match import run_match as run_match
+    from dealer.running.tournament import TournamentInterruptedError as TournamentInterruptedError
+    from dealer.running.tournament import TournamentRequest as TournamentRequest
+    from dealer.running.tournament import TournamentRun as TournamentRun
+    from dealer.running.tournament import plan_tournament as plan_tournament
+    from dealer.running.tournament import run_tournament as run_tournament
+    from dealer.running.tournament import write_plot as write_plot
+    from dealer.running.tournamentfolder import CROSSTABLE_PLOT as CROSSTABLE_PLOT
+    from dealer.running.tournamentfolder import RESULTS as RESULTS
+    from dealer.running.tournamentreport import TournamentReport as TournamentReport
+    from dealer.running.tournamentreport import read_tournament as read_tournament
+    from dealer.running.tournamentreport import tournament_json as tournament_json
+    from dealer.running.tournamentreport import tournament_lines as tournament_lines
+else:
+    from acpcbot.faces import lazy_names
 
-__all__ = [
-    "CROSSTABLE_PLOT",
-    "DEFAULT_START_TIMEOUT_MS",
-    "RESULTS",
-    "SUMMARY",
-    "AfterHalf",
-    "BeforeHalf",
-    "Decisions",
-    "DuplicatePlan",
-    "DuplicateRun",
-    "IsolatedEntrant",
-    "Listening",
-    "MatchFailedError",
-    "MatchInterruptedError",
-    "MatchRequest",
-    "MatchRun",
-    "MatchStatus",
-    "StopHalf",
-    "TournamentInterruptedError",
-    "TournamentReport",
-    "TournamentRequest",
-    "TournamentRun",
-    "Transport",
-    "check_match",
-    "default_jobs",
-    "derived_seed",
-    "isolated",
-    "plan_tournament",
-    "read_tournament",
-    "run_match",
-    "run_tournament",
-    "tournament_json",
-    "tournament_lines",
-    "write_json",
-    "write_plot",
-]
-
-_NAMES = {
-    "dealer.running.duplicate": (
-        "DEFAULT_START_TIMEOUT_MS",
-        "Decisions",
-        "DuplicatePlan",
-        "DuplicateRun",
-        "Listening",
-        "MatchStatus",
-        "Transport",
-        "derived_seed",
-    ),
-    "dealer.running.halves": ("StopHalf",),
-    "dealer.running.match": (
-        "AfterHalf",
-        "BeforeHalf",
-        "MatchFailedError",
-        "MatchInterruptedError",
-        "MatchRequest",
-        "MatchRun",
-        "check_match",
-        "default_jobs",
-        "run_match",
-    ),
-    "dealer.running.isolation": ("IsolatedEntrant", "isolated"),
-    "dealer.running.matchfolder": ("SUMMARY",),
-    "dealer.running.resultfiles": ("write_json",),
-    "dealer.running.tournament": (
-        "TournamentInterruptedError",
-        "TournamentRequest",
-        "TournamentRun",
-        "plan_tournament",
-        "run_tournament",
-        "write_plot",
-    ),
-    "dealer.running.tournamentfolder": (
-        "CROSSTABLE_PLOT",
-        "RESULTS",
-    ),
-    "dealer.running.tournamentreport": (
-        "TournamentReport",
-        "read_tournament",
-        "tournament_json",
-        "tournament_lines",
-    ),
-}
-"""Where each name of ``__all__`` lives (imported when first used)."""
-
-if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
-    __getattr__ = lazy_names(__name__, _NAMES)
+    __getattr__ = lazy_names(__name__)

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from acpcbot import eventloop
+from acpcbot.client import MatchSummary, play_match
 from acpcbot.errors import AcpcError
 from acpcbot.eventloop import loop_factory
 from acpcbot.game import Game
@@ -266,7 +267,6 @@ def _output_file(path: Path, replay: bool) -> OutputFile:
 async def _play_over_tcp(referee: Referee, players: list[Player]) -> list[Decisions | None]:
     """Play the match over loopback TCP through the acpcbot client; each seat's decisions
     as its client counted them."""
-    from acpcbot.client import MatchSummary, play_match
 
     config = referee.config
     reporter = Transcript(None)

@@ -64,6 +64,8 @@ from acpcbot.progress.monitor import MatchMonitor
 from acpcbot.progress.running import RunningMatch
 from acpcbot.protocol.constants import MAX_HANDS
 from acpcbot.smallfile import shown_path
+from acpcbot.telemetry.channel import Channel, told_text
+from acpcbot.telemetry.codec import Kind
 from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.writing import WriteError, replace_file, writing
 from dealer.analysis.aivat import pair_of
@@ -220,8 +222,6 @@ class MatchRun:
             lines.append(f"  bankroll curves in {self.plot}")
         telemetry = self.summary.get("telemetry")
         if isinstance(telemetry, dict):
-            from acpcbot.telemetry.channel import told_text
-
             lines.append(f"  {told_text(telemetry)}")
         return lines
 
@@ -425,8 +425,6 @@ def _monitor(
     display = ProgressDisplay(f"{a} vs {b}", total, show=Show.of(request.progress))
     channel = None
     if request.mqtt is not None:
-        from acpcbot.telemetry.channel import Channel
-        from acpcbot.telemetry.codec import Kind
 
         def warn(text: str) -> None:
             display.write(f"acpcbot: warning: {text}")

@@ -38,10 +38,15 @@ from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.player import Entrant
 from acpcbot.progress.display import Show
 from acpcbot.progress.pool import PoolMonitor
+from acpcbot.telemetry.channel import Channel, told_text
+from acpcbot.telemetry.codec import Kind
 from acpcbot.telemetry.url import BrokerAddress
 from acpcbot.writing import WriteError, replace_file
 from dealer.analysis.aivatreport import PooledAivat, pooled_json, pooled_lines
+from dealer.analysis.crosstableplot import heatmap_png
+from dealer.running.daskpool import DaskPool, need_distributed
 from dealer.running.duplicate import Transport
+from dealer.running.localpool import LocalPool
 from dealer.running.match import MatchRequest, check_match, default_jobs
 from dealer.running.matchfolder import SUMMARY, read_summary
 from dealer.running.resultfiles import check_path, json_bytes
@@ -160,8 +165,6 @@ class TournamentRun:
             f"hands/s); results in {', '.join(str(path) for path in self.files)}"
         )
         if self.telemetry is not None:
-            from acpcbot.telemetry.channel import told_text
-
             lines.append(told_text(self.telemetry))
         return lines
 
@@ -196,7 +199,6 @@ class TournamentInterruptedError(KeyboardInterrupt):
 
 def write_plot(report: TournamentReport, folder: Path) -> Path:
     """Draw the crosstable into ``folder/crosstable.png``."""
-    from dealer.analysis.crosstableplot import heatmap_png
 
     path = folder / CROSSTABLE_PLOT
     replace_file(path, heatmap_png(report.crosstable, plot_caption(report)))
@@ -227,10 +229,7 @@ def plan_tournament(request: TournamentRequest) -> TournamentPlan:
 
 def _executor(request: TournamentRequest) -> Executor:
     if request.scheduler is not None:
-        from dealer.running.daskpool import DaskPool
-
         return DaskPool(request.scheduler)
-    from dealer.running.localpool import LocalPool
 
     return LocalPool(request.jobs or default_jobs())
 
@@ -257,8 +256,6 @@ def run_tournament(
     """Check, play and record ``request``'s tournament (see the module's description);
     ``say`` hears a line as each match ends (and when one is tried again)."""
     if request.scheduler is not None:
-        from dealer.running.daskpool import need_distributed
-
         need_distributed()
     if request.plot:
         need_matplotlib()
@@ -349,9 +346,6 @@ def _monitor(
     show = Show.of(request.progress)
     channel = None
     if request.mqtt is not None:
-        from acpcbot.telemetry.channel import Channel
-        from acpcbot.telemetry.codec import Kind
-
         describe = {
             "source": "acpcbot tournament",
             "agents": list(plan.names),

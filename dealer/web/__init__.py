@@ -15,62 +15,44 @@
 
 The dealer runs the agents it is handed and never names one: the command line hands the
 server a factory of entrants (``agents.registry.entrant``) and the agents' fixed strategies
-(``agents.registry.known_strategies``). Importing this package loads nothing more (aiohttp
-included): each name is imported from its module when first used.
+(``agents.registry.known_strategies``). Importing this package loads nothing heavy (aiohttp
+included): the names of the modules that need aiohttp, numpy or numba are imported when first
+used (:mod:`acpcbot.faces`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpcbot.faces import lazy_names
+from dealer.web.addresses import is_wildcard as is_wildcard
+from dealer.web.addresses import machine_addresses as machine_addresses
+from dealer.web.labels import action_label as action_label
+from dealer.web.roots import OutsideRootsError as OutsideRootsError
+from dealer.web.roots import Roots as Roots
 
+# The server needs aiohttp (the web extra) and the rest numpy and numba (the dealer's runners
+# and AIVAT), which the benchmark server, with or without the extra, would pay for. So each is
+# imported when one of its names is first used, the names read from this block
+# (acpcbot.faces).
 if TYPE_CHECKING:
-    from dealer.web.addresses import is_wildcard, machine_addresses
-    from dealer.web.app import Guard, WebSite, build_app, is_loopback, page_url, serve
-    from dealer.web.labels import action_label
-    from dealer.web.logs import HandFilter, HandIndex, HandRow, LogTail
-    from dealer.web.matches import LiveBoard
-    from dealer.web.person import PersonAtSeat, PersonEntrant, Table
-    from dealer.web.roots import OutsideRootsError, Roots
-    from dealer.web.sessions import PlayRequest, PlaySessions, person_limits
+    from dealer.web.app import Guard as Guard
+    from dealer.web.app import WebSite as WebSite
+    from dealer.web.app import build_app as build_app
+    from dealer.web.app import is_loopback as is_loopback
+    from dealer.web.app import page_url as page_url
+    from dealer.web.app import serve as serve
+    from dealer.web.logs import HandFilter as HandFilter
+    from dealer.web.logs import HandIndex as HandIndex
+    from dealer.web.logs import HandRow as HandRow
+    from dealer.web.logs import LogTail as LogTail
+    from dealer.web.matches import LiveBoard as LiveBoard
+    from dealer.web.person import PersonAtSeat as PersonAtSeat
+    from dealer.web.person import PersonEntrant as PersonEntrant
+    from dealer.web.person import Table as Table
+    from dealer.web.sessions import PlayRequest as PlayRequest
+    from dealer.web.sessions import PlaySessions as PlaySessions
+    from dealer.web.sessions import person_limits as person_limits
+else:
+    from acpcbot.faces import lazy_names
 
-__all__ = [
-    "Guard",
-    "HandFilter",
-    "HandIndex",
-    "HandRow",
-    "LiveBoard",
-    "LogTail",
-    "OutsideRootsError",
-    "PersonAtSeat",
-    "PersonEntrant",
-    "PlayRequest",
-    "PlaySessions",
-    "Roots",
-    "Table",
-    "WebSite",
-    "action_label",
-    "build_app",
-    "is_loopback",
-    "is_wildcard",
-    "machine_addresses",
-    "page_url",
-    "person_limits",
-    "serve",
-]
-
-_NAMES = {
-    "dealer.web.addresses": ("is_wildcard", "machine_addresses"),
-    "dealer.web.app": ("Guard", "WebSite", "build_app", "is_loopback", "page_url", "serve"),
-    "dealer.web.labels": ("action_label",),
-    "dealer.web.logs": ("HandFilter", "HandIndex", "HandRow", "LogTail"),
-    "dealer.web.matches": ("LiveBoard",),
-    "dealer.web.person": ("PersonAtSeat", "PersonEntrant", "Table"),
-    "dealer.web.roots": ("OutsideRootsError", "Roots"),
-    "dealer.web.sessions": ("PlayRequest", "PlaySessions", "person_limits"),
-}
-"""Where each name of ``__all__`` lives (imported when first used)."""
-
-if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
-    __getattr__ = lazy_names(__name__, _NAMES)
+    __getattr__ = lazy_names(__name__)

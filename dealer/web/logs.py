@@ -278,6 +278,7 @@ class HandIndex:
     ) -> list[float] | None:
         """The hand's AIVAT value for each position (chips; zero-sum), or ``None`` where the
         game is not one AIVAT is computed for."""
+        # numba (AIVAT's equities): only a replay that shows AIVAT loads it
         from dealer.analysis.aivat import AivatError, CheckDownValue, correct_hand
 
         try:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from acpcbot.client import play_match
 from acpcbot.errors import AcpcError
 from acpcbot.game import LIMIT_HOLDEM, load_game
 from acpcbot.player import Entrant
@@ -38,6 +39,8 @@ from dealer.running import (
     MatchInterruptedError,
     MatchRequest,
     Transport,
+    check_match,
+    run_match,
 )
 from dealer.web.person import PersonAtSeat, PersonEntrant, Table
 from dealer.web.roots import Roots
@@ -177,7 +180,6 @@ class PlaySessions:
         """Start a session (its match runs in the background); :class:`AcpcError` for a
         request that cannot start (the match is checked first: an agent that does not
         exist or cannot play the game is said here)."""
-        from dealer.running import check_match
 
         loop = asyncio.get_running_loop()
         request.check()
@@ -263,7 +265,6 @@ class PlaySessions:
 
     def _play_here(self, session: PlaySession, match: MatchRequest) -> None:
         """The match on our dealer (in a thread of its own)."""
-        from dealer.running import run_match
 
         table = session.table
         try:
@@ -302,7 +303,6 @@ class PlaySessions:
 
     async def _play_at_dealer(self, session: PlaySession) -> None:
         """The person at a seat of a dealer elsewhere, through the acpcbot client."""
-        from acpcbot.client import play_match
 
         request = session.request
         table = session.table

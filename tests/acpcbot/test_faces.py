@@ -8,7 +8,10 @@ import pytest
 from tests.faces import check_face
 
 
-@pytest.mark.parametrize("package", ["acpcbot", "acpcbot.protocol", "acpcbot.client"])
+@pytest.mark.parametrize(
+    "package",
+    ["acpcbot", "acpcbot.protocol", "acpcbot.client", "acpcbot.progress", "acpcbot.telemetry"],
+)
 def test_the_face_gives_what_it_lists(package: str) -> None:
     check_face(package)
 
