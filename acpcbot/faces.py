@@ -22,22 +22,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["lazy_names", "type_checking_imports"]
 
 
-def lazy_names(
-    package: str, modules: Mapping[str, Iterable[str]] | None = None
-) -> Callable[[str], Any]:
+def lazy_names(package: str) -> Callable[[str], Any]:
     """The module ``__getattr__`` of ``package``: its names are those it imports under ``if
-    TYPE_CHECKING:``, read from its source on the first name asked for; or, for a face that
-    still keeps a table (``dealer.benchmark``), those of ``modules`` (each module's full
-    name, with the names it gives)."""
+    TYPE_CHECKING:``, read from its source on the first name asked for."""
     where: dict[str, str] | None = None
-    if modules is not None:
-        where = {name: module for module, names in modules.items() for name in names}
 
     def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
         nonlocal where

@@ -12,17 +12,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("acpcbot", "agents", "dealer")
 
-# Files other changes in flight rewrite now (issue 34): they say why with those changes.
-PENDING = {
-    "acpcbot/cli/connect.py",
-    "acpcbot/cli/serve.py",
-    "agents/plicas/holdingbuckets.py",
-    "dealer/benchmark/pool.py",
-    "dealer/benchmark/runs.py",
-    "dealer/benchmark/service.py",
-    "dealer/web/app.py",
-}
-
 
 def _ours(node: ast.Import | ast.ImportFrom) -> bool:
     if isinstance(node, ast.ImportFrom):
@@ -64,14 +53,8 @@ def unexplained(source: str) -> Iterator[int]:
 
 def test_every_import_inside_a_function_says_why() -> None:
     found = []
-    waiting = set()
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             name = path.relative_to(ROOT).as_posix()
-            lines = list(unexplained(path.read_text()))
-            if name not in PENDING:
-                found += [f"{name}:{line}" for line in lines]
-            elif lines:
-                waiting.add(name)
+            found += [f"{name}:{line}" for line in unexplained(path.read_text())]
     assert not found, "imports inside functions that do not say why: " + ", ".join(found)
-    assert waiting == PENDING, f"PENDING names files that say why now: {PENDING - waiting}"

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import threading
 
+    # the command's modules: --help loads none of them
     from acpcbot.errors import AcpcError, UsageError
     from acpcbot.eventloop import run as run_async
     from dealer.benchmark import converse

@@ -158,11 +158,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the command's modules: --help loads none of them
     from acpcbot.extras import need
 
     web = () if args.serve_command == "user" or args.no_http else ("aiohttp",)
     for package in ("sqlalchemy", "alembic", "argon2", *web):
         need(package, "acpcbot serve", "server")
+    # the command's modules: --help loads none of them
     from dealer.benchmark import hash_password, read_config
     from dealer.benchmark.config import reference_config
 
@@ -181,6 +183,7 @@ def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     """The TLS context of --tls-cert and --tls-key (both or neither)."""
     import ssl
 
+    # the command's modules: --help loads none of them
     from acpcbot.errors import AcpcError, UsageError
 
     if cert is None and key is None:
@@ -196,6 +199,7 @@ def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
 
 
 def _database(given: str | None, data: Path) -> str:
+    # the command's modules: --help loads none of them
     from acpcbot.extras import need
     from dealer.benchmark import database_url
 
@@ -206,6 +210,7 @@ def _database(given: str | None, data: Path) -> str:
 
 
 def _open(database: str, data: Path) -> Store:
+    # the command's modules: --help loads none of them
     from dealer.benchmark import Store
 
     if database.startswith("sqlite"):
@@ -216,6 +221,7 @@ def _open(database: str, data: Path) -> Store:
 def _users(args: argparse.Namespace, data: Path, database: str) -> int:
     import time
 
+    # the command's modules: --help loads none of them
     from dealer.benchmark import hash_password, new_secret
     from dealer.benchmark.config import check_name
 
@@ -248,6 +254,7 @@ def _users(args: argparse.Namespace, data: Path, database: str) -> int:
 
 
 def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database: str) -> int:
+    # the command's modules: --help loads none of them
     from acpcbot.errors import AcpcError, UsageError
     from agents.registry import entrant
     from dealer.benchmark import HouseBot, ServeSettings, run_server
@@ -317,6 +324,7 @@ def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database:
         )
 
     if args.scheduler is not None:
+        # the command's modules: --help loads none of them
         from acpcbot.extras import need
 
         need("distributed", "--scheduler", "cluster")

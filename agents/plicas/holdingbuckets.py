@@ -84,7 +84,7 @@ def parse_class_index(name: str) -> int:
 
 @cache
 def _preflop() -> tuple[IntArray, IntArray]:
-    from agents.common.tables import preflop_equity
+    from agents.common.tables import preflop_equity  # a table file: read when first used
 
     equity = preflop_equity()
     order = np.argsort(equity, kind="stable")
@@ -133,7 +133,7 @@ def squared_strengths(board: Sequence[Card]) -> FloatArray:
         row = squares[rows[canonical]]
         values: FloatArray = row[PERMUTED_COMBOS[permutation]].astype(np.float64) / _SCALE
         return values
-    from acpcbot.handeval.holdings import holdings_squared_strength
+    from acpcbot.handeval.holdings import holdings_squared_strength  # numba: when first used
 
     return holdings_squared_strength(board)
 

@@ -27,56 +27,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpcbot.faces import lazy_names
-
+# The database needs SQLAlchemy, the passwords argon2 (the server extra), and the service and
+# the runs load the dealer's runners (numpy, numba): a command that imports this package for
+# one name pays for that name's module only. Each is imported when one of its names is first
+# used, the names read from this block (acpcbot.faces).
 if TYPE_CHECKING:
-    from dealer.benchmark.config import (
-        BotConfig,
-        ConfigError,
-        GameConfig,
-        ServerConfig,
-        read_config,
-    )
-    from dealer.benchmark.database import DatabaseError, Store, database_url
-    from dealer.benchmark.passwords import hash_password, new_secret
-    from dealer.benchmark.service import BenchmarkService, HouseBot
-    from dealer.benchmark.serving import ServeSettings, run_server
-    from dealer.benchmark.widget import WidgetReport, converse
+    from dealer.benchmark.config import BotConfig as BotConfig
+    from dealer.benchmark.config import ConfigError as ConfigError
+    from dealer.benchmark.config import GameConfig as GameConfig
+    from dealer.benchmark.config import ServerConfig as ServerConfig
+    from dealer.benchmark.config import read_config as read_config
+    from dealer.benchmark.database import DatabaseError as DatabaseError
+    from dealer.benchmark.database import Store as Store
+    from dealer.benchmark.database import database_url as database_url
+    from dealer.benchmark.passwords import hash_password as hash_password
+    from dealer.benchmark.passwords import new_secret as new_secret
+    from dealer.benchmark.service import BenchmarkService as BenchmarkService
+    from dealer.benchmark.service import HouseBot as HouseBot
+    from dealer.benchmark.serving import ServeSettings as ServeSettings
+    from dealer.benchmark.serving import run_server as run_server
+    from dealer.benchmark.widget import WidgetReport as WidgetReport
+    from dealer.benchmark.widget import converse as converse
+else:
+    from acpcbot.faces import lazy_names
 
-__all__ = [
-    "BenchmarkService",
-    "BotConfig",
-    "ConfigError",
-    "DatabaseError",
-    "GameConfig",
-    "HouseBot",
-    "ServeSettings",
-    "ServerConfig",
-    "Store",
-    "WidgetReport",
-    "converse",
-    "database_url",
-    "hash_password",
-    "new_secret",
-    "read_config",
-    "run_server",
-]
-
-_NAMES = {
-    "dealer.benchmark.config": (
-        "BotConfig",
-        "ConfigError",
-        "GameConfig",
-        "ServerConfig",
-        "read_config",
-    ),
-    "dealer.benchmark.database": ("DatabaseError", "Store", "database_url"),
-    "dealer.benchmark.passwords": ("hash_password", "new_secret"),
-    "dealer.benchmark.service": ("BenchmarkService", "HouseBot"),
-    "dealer.benchmark.serving": ("ServeSettings", "run_server"),
-    "dealer.benchmark.widget": ("WidgetReport", "converse"),
-}
-"""Where each name of ``__all__`` lives (imported when first used)."""
-
-if not TYPE_CHECKING:  # the type checker sees the imports above, and catches a misspelt name
-    __getattr__ = lazy_names(__name__, _NAMES)
+    __getattr__ = lazy_names(__name__)

@@ -29,8 +29,10 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from acpcbot.logconfig import configure_logging
 from dealer.analysis.stats import SampleSums
 from dealer.benchmark.runs import RunOrder, RunOutcome, RunStatus, play_run
+from dealer.running.childprocess import die_with_parent
 
 __all__ = ["ListeningAt", "LocalRunPool", "RunExecutor", "RunStopped"]
 
@@ -176,8 +178,6 @@ def _died(order: RunOrder, exitcode: int | None) -> RunOutcome:
 def _run_here(order: RunOrder, pipe: Connection) -> None:
     """A run's process: plays the run, telling the server over ``pipe``. SIGTERM stops the
     run after its hand; Ctrl-C is the server's to handle."""
-    from acpcbot.logconfig import configure_logging
-    from dealer.running.childprocess import die_with_parent
 
     die_with_parent()
     # The house agents' clients say when they connect and finish: the server says more.

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot import eventloop
+from acpcbot.client import play_match
 from acpcbot.errors import AcpcError
 from acpcbot.game import Game
 from acpcbot.player import Entrant
@@ -256,7 +257,6 @@ async def _await_players(
 
 
 async def _house_agent(seat: RunSeat, port: int, game: Game) -> None:
-    from acpcbot.client import play_match
 
     assert seat.entrant is not None
     player = seat.entrant.create(seat.agent_seed)

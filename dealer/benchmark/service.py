@@ -28,6 +28,7 @@ from typing import ParamSpec, Protocol, TypeVar
 
 from acpcbot.logconfig import get_logger
 from acpcbot.player import Entrant
+from dealer.analysis.playedlog import read_log
 from dealer.analysis.stats import SampleSums
 from dealer.benchmark.config import LOCAL, ConfigError, ServerConfig, check_name
 from dealer.benchmark.database import (
@@ -246,7 +247,6 @@ class BenchmarkService:
         )
 
     def _fail_lost_runs(self) -> list[RunRecord]:
-        from dealer.analysis.playedlog import read_log
 
         lost = []
         for run in self.store.unended_runs():

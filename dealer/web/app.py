@@ -544,6 +544,7 @@ async def _refresh_folders(board: LiveBoard, watched: list[float]) -> None:
 async def _listen(board: LiveBoard, broker: BrokerAddress) -> None:
     """Hear the broker for ever, reconnecting when it goes away (its state in
     ``board.broker_note``)."""
+    # aiomqtt (the mqtt extra): only with a broker
     from acpcbot.telemetry.publisher import TelemetryError
     from acpcbot.telemetry.subscriber import listen
 

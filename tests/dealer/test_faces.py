@@ -9,7 +9,8 @@ from tests.faces import check_face
 
 
 @pytest.mark.parametrize(
-    "package", ["dealer.referee", "dealer.analysis", "dealer.running", "dealer.web"]
+    "package",
+    ["dealer.referee", "dealer.analysis", "dealer.running", "dealer.web", "dealer.benchmark"],
 )
 def test_the_face_gives_what_it_lists(package: str) -> None:
     check_face(package)
