@@ -8,12 +8,12 @@ asyncio, an extra), with ``__getattr__ = lazy_names(__name__)`` in its ``else:``
 is the only list of the lazy names: the type checker reads it (a misspelt name is an error),
 and :func:`lazy_names` reads it from the package's source when a name is first asked for.
 
->>> getattr_ = lazy_names("demo", {"math": ("sqrt",)})
->>> getattr_("sqrt")(9.0)
-3.0
->>> getattr_("cbrt")
+>>> getattr_ = lazy_names("acpcbot.client")
+>>> getattr_("play_match").__module__
+'acpcbot.client.session'
+>>> getattr_("play")
 Traceback (most recent call last):
-AttributeError: module 'demo' has no attribute 'cbrt'
+AttributeError: module 'acpcbot.client' has no attribute 'play'
 >>> type_checking_imports("acpcbot.client")
 {'MatchSummary': 'acpcbot.client.session', 'play_match': 'acpcbot.client.session'}
 """
