@@ -47,7 +47,7 @@ from dealer.referee.matchlog import MatchLog
 from dealer.referee.referee import Referee
 from dealer.referee.server import referee_over_tcp
 from dealer.referee.transcript import Transcript
-from dealer.running.halves import StopHalf
+from dealer.running.halves import StopHalf, first_failure
 
 __all__ = ["RunOrder", "RunOutcome", "RunSeat", "RunStatus", "SeatKind", "play_run"]
 
@@ -304,19 +304,13 @@ async def _first_failure(
 ) -> AcpcError | None:
     """A house agent that fails while the match runs (before the referee notices its seat
     is gone): its error, to report."""
-    waiting: set[asyncio.Future[Any]] = {refereeing, *bots}
-    while not refereeing.done():
-        done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            if task is refereeing or task.cancelled():
-                continue
-            exc = task.exception()
-            if exc is not None:
-                await asyncio.wait({refereeing}, timeout=1.0)  # the referee's word is better
-                if refereeing.done():
-                    return None
-                return AcpcError(f"a house bot failed: {exc}")
-    return None
+    failed = await first_failure(refereeing, bots)
+    if failed is None:
+        return None
+    await asyncio.wait({refereeing}, timeout=1.0)  # the referee's word is better
+    if refereeing.done():
+        return None
+    return AcpcError(f"a house bot failed: {failed[1]}")
 
 
 def _named(exc: MatchAbortedError, order: RunOrder, ports: list[int]) -> MatchAbortedError:

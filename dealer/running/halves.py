@@ -83,6 +83,7 @@ __all__ = [
     "HandReport",
     "PlayerFactory",
     "StopHalf",
+    "first_failure",
     "play_half",
     "process_context",
     "settle_imports",
@@ -391,12 +392,11 @@ async def _referee_remote(
     return [None] * seats
 
 
-async def _first_client_failure(
-    referee: asyncio.Task[str], clients: Sequence[asyncio.Task[Any]], names: Sequence[str]
-) -> AcpcError | None:
-    """Wait for the referee; a client that fails while it runs (an agent that cannot start,
-    say) is returned as the error to report, one whose player raised :class:`StopHalf`
-    raises it."""
+async def first_failure(
+    referee: asyncio.Task[Any], clients: Sequence[asyncio.Task[Any]]
+) -> tuple[int, BaseException] | None:
+    """Wait for the referee; the first of ``clients`` that fails while it runs (an agent
+    that cannot start, say): its index and its error, or ``None``."""
     waiting: set[asyncio.Future[Any]] = {referee, *clients}
     while not referee.done():
         done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
@@ -404,12 +404,23 @@ async def _first_client_failure(
             if task is referee or task.cancelled():
                 continue
             exc = task.exception()
-            if isinstance(exc, StopHalf):
-                raise exc
             if exc is not None:
-                name = next(n for n, c in zip(names, clients, strict=True) if c is task)
-                return AcpcError(f"{name}'s client failed: {exc}")
+                return clients.index(task), exc
     return None
+
+
+async def _first_client_failure(
+    referee: asyncio.Task[str], clients: Sequence[asyncio.Task[Any]], names: Sequence[str]
+) -> AcpcError | None:
+    """The client that fails while the referee runs, as the error to report; one whose
+    player raised :class:`StopHalf` raises it."""
+    failed = await first_failure(referee, clients)
+    if failed is None:
+        return None
+    which, exc = failed
+    if isinstance(exc, StopHalf):
+        raise exc
+    return AcpcError(f"{names[which]}'s client failed: {exc}")
 
 
 def process_context() -> ForkContext | SpawnContext:
