@@ -131,7 +131,65 @@ def add_match_size(parser: Options, *, seed: str = "card seed, as the dealer's (
     parser.add_argument(
         "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
     )
-    parser.add_argument("--seed", type=seed_value, default=0, metavar="S", help=seed)
+    add_seed(parser, seed)
+
+
+def add_seed(
+    parser: Options, what: str, *, metavar: str | None = "S", default: int | None = 0
+) -> None:
+    """``--seed`` (``what``: of what, and its ``default``)."""
+    parser.add_argument("--seed", type=seed_value, default=default, metavar=metavar, help=what)
+
+
+def add_agent(parser: Options, what: str, *, required: bool = False) -> None:
+    """``--agent SPEC``: the agent to play (``what``: where, and how it is named)."""
+    parser.add_argument("--agent", required=required, metavar="SPEC", help=what)
+
+
+def add_aivat(parser: Options, what: str) -> None:
+    """``--aivat``: AIVAT's probabilities recorded, or its estimate reported (``what``)."""
+    parser.add_argument("--aivat", action="store_true", help=what)
+
+
+def add_plot(parser: Options, what: str) -> None:
+    """``--plot``: also draw ``what`` (the plot extra)."""
+    parser.add_argument("--plot", action="store_true", help=what)
+
+
+def add_host(parser: Options, note: str, *, default: str | None = None, when: str = "") -> None:
+    """``--host ADDR``, the address a command listens on: 127.0.0.1 unless told (``note``:
+    what another means; ``when``: the cases it is for)."""
+    what = f"{when}the address to listen on (default 127.0.0.1; {note})"
+    parser.add_argument("--host", default=default, metavar="ADDR", help=what)
+
+
+DEFAULT_HTTP_PORT = 8000
+NEXT_HTTP_PORTS = 9
+"""Ports after the default one tried when it is in use. Only for the default: it is ours,
+and a second `acpcbot web` (another folder, another user of the machine) is ordinary use, so
+taking the next port and saying so beats an error; a port the user chose is a promise (a
+bookmark, a docker mapping, a proxy) that another port would silently break, so it fails."""
+
+
+def add_page_port(parser: Options, option: str, what: str) -> None:
+    """The port of a web page (``option``; ``what``: whose): :data:`DEFAULT_HTTP_PORT`, or
+    the next free one (:func:`page_port`)."""
+    parser.add_argument(
+        option,
+        type=listening_port,
+        metavar="N",
+        help=f"{what} (default {DEFAULT_HTTP_PORT}, or the next free one up to "
+        f"{DEFAULT_HTTP_PORT + NEXT_HTTP_PORTS} when it is in use; 0: any free one, printed)",
+    )
+
+
+def page_port(given: int | None) -> tuple[int, int]:
+    """The port a page listens on, and how many after it to try when it is in use.
+
+    >>> page_port(None), page_port(0), page_port(8080)
+    ((8000, 9), (0, 0), (8080, 0))
+    """
+    return (DEFAULT_HTTP_PORT, NEXT_HTTP_PORTS) if given is None else (given, 0)
 
 
 def add_out(parser: Options, what: str, *, force: bool = True) -> None:

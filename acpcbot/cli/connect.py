@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from acpcbot.cli.arguments import seed_value, tcp_port
+from acpcbot.cli.arguments import add_agent, add_seed, tcp_port
 
 HELP = "play your bot on a benchmark server (acpcbot serve or bm_server), as bm_widget"
 
@@ -33,19 +33,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="the server's port (default 54000)",
     )  # fmt: skip
     bot = parser.add_mutually_exclusive_group(required=True)
-    bot.add_argument(
-        "--agent",
-        metavar="SPEC",
-        help="the agent to play in each run, by acpcbot play (see: acpcbot agents)",
-    )
+    add_agent(bot, "the agent to play in each run, by acpcbot play (see: acpcbot agents)")
     bot.add_argument(
         "--command",
         metavar="PROGRAM",
         help="a program to run with HOST PORT for each run instead (bm_widget's bot_command)",
     )
-    parser.add_argument(
-        "--seed", type=seed_value, default=0, help="the agent's seed in every run (default 0)"
-    )
+    add_seed(parser, "the agent's seed in every run (default 0)", metavar=None)
     parser.add_argument("--user", metavar="NAME", help="log on as NAME")
     parser.add_argument(
         "--password-file",
@@ -66,33 +60,15 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-    import os
     import sys
-    import threading
 
     # the command's modules: --help loads none of them
-    from acpcbot.errors import AcpcError, UsageError
-    from acpcbot.eventloop import run as run_async
-    from dealer.benchmark import converse
+    from acpcbot.errors import UsageError
+    from dealer.benchmark import connect, logon_line
 
-    logon = None
-    if args.user is not None:
-        if args.password_file is not None:
-            try:
-                password = args.password_file.read_text().splitlines()[0].strip()
-            except (OSError, IndexError, UnicodeDecodeError) as exc:
-                why = f"cannot read a password from {args.password_file}: {exc}"
-                raise AcpcError(why) from None
-        else:
-            password = os.environ.get(PASSWORD_VARIABLE, "")
-            if not password:
-                raise UsageError(
-                    f"--user needs a password: ${PASSWORD_VARIABLE} or --password-file"
-                )
-        logon = f"{args.user} {password}"
-    elif args.commands:
+    if args.user is None and args.commands:
         raise UsageError("--run needs --user (the logon cannot be typed then)")
+    logon = logon_line(args.user, args.password_file, PASSWORD_VARIABLE)
     if args.agent is not None:
         bot = [
             sys.executable, "-c", "import sys; from acpcbot.cli import main; sys.exit(main())",
@@ -100,26 +76,5 @@ def run(args: argparse.Namespace) -> int:
         ]  # fmt: skip
     else:
         bot = [args.command]
-
-    async def talk() -> int:
-        stdin = None
-        if not args.commands:
-            stdin = asyncio.StreamReader()
-            loop = asyncio.get_running_loop()
-
-            def pump() -> None:  # any standard input (a terminal, a pipe, a file)
-                for line in sys.stdin.buffer:
-                    loop.call_soon_threadsafe(stdin.feed_data, line)
-                loop.call_soon_threadsafe(stdin.feed_eof)
-
-            threading.Thread(target=pump, daemon=True).start()
-        report = await converse(args.host, args.port, bot, logon=logon, commands=args.commands,
-                                stdin=stdin)  # fmt: skip
-        if args.commands and not report.ok:
-            failed = [f"{run} {how}" for run, how in report.ended.items() if how != "finished"]
-            if report.refused:
-                failed.insert(0, f"{report.refused} request(s) refused")
-            raise AcpcError("; ".join(failed))
-        return 0
-
-    return run_async(talk(), uvloop=False)
+    connect(args.host, args.port, bot, logon=logon, commands=args.commands)
+    return 0

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 
-from acpcbot.cards import cards_text, parse_cards
-from acpcbot.cli.arguments import add_json, count, seed_value, whole_number
-from acpcbot.errors import CardError, UsageError
+from acpcbot.cards import parse_cards
+from acpcbot.cli.arguments import add_json, add_seed, count, whole_number
+from acpcbot.errors import UsageError
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 
@@ -55,9 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=100_000,
         help="Monte Carlo deals, 1 .. 10^9 (default: 100000)",
     )
-    parser.add_argument(
-        "--seed", type=seed_value, default=0, metavar="S", help="Monte Carlo seed (default: 0)"
-    )
+    add_seed(parser, "Monte Carlo seed (default: 0)")
     parser.add_argument(
         "--max-exact",
         type=whole_number("a number of showdowns", 0),
@@ -68,23 +66,15 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dataclasses
-
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.handeval.equity import equity
+    from acpcbot.handeval.equity import equity, equity_report, given_hands
     from acpcbot.progress.display import ProgressDisplay, Show
 
     # A bar on a terminal, for runs long enough to draw it (a quarter of a second).
     display = ProgressDisplay("equity", args.trials, unit="deals", show=Show.TERMINAL)
     try:  # every error here is in the cards given
-        hands = [None if text.lower() == "random" else parse_cards(text) for text in args.hands]
-        if len(hands) < 2:
-            raise CardError("give at least two hands")
-        for text, hand in zip(args.hands, hands, strict=True):
-            if hand is not None and len(hand) != 2:
-                raise CardError(f"a hand is two cards or 'random', not {text!r}")
-        board = parse_cards(args.board)
+        hands, board = given_hands(args.hands), parse_cards(args.board)
         result = equity(
             hands,
             board,
@@ -97,16 +87,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     finally:
         display.close()
-    names = ["random" if h is None else cards_text(h) for h in hands]
-    data = {"hands": names, "board": cards_text(board), **dataclasses.asdict(result)}
-    width = max(len(n) for n in names)
-    lines = [
-        f"{n:<{width}}  {100 * share:6.2f}%" for n, share in zip(names, result.equity, strict=True)
-    ]
-    how = (
-        f"exact over {result.trials:,} showdowns"
-        if result.exact
-        else f"Monte Carlo, {result.trials:,} deals, seed {args.seed}"
-    )
-    show(args, data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"], indent=None)
+    data, lines = equity_report(hands, board, result, args.seed)
+    show(args, data, lines, indent=None)
     return 0

@@ -39,8 +39,6 @@ match's status, progress (and with --mqtt-hands every hand) to an MQTT broker, a
 from __future__ import annotations
 
 import argparse
-import contextlib
-from collections.abc import Iterator
 
 from acpcbot.cli import arguments
 from acpcbot.errors import UsageError
@@ -66,12 +64,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         )
     arguments.add_out(parser, "folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)")
     arguments.add_transport(parser, remote=True)
-    parser.add_argument(
-        "--host",
-        metavar="ADDR",
-        help="remote: the address to listen on (default 127.0.0.1; 0.0.0.0 for every "
-        "interface, e.g. in a container)",
-    )
+    arguments.add_host(parser, "0.0.0.0 for every interface, e.g. in a container", when="remote: ")
     parser.add_argument(
         "--ports",
         type=arguments.port_list,
@@ -90,17 +83,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-duplicate", action="store_true", help="play only half 1 (no reversed seats)"
     )
     arguments.add_game(parser)
-    parser.add_argument(
-        "--aivat",
-        action="store_true",
-        help="record decision probabilities beside the logs and add the AIVAT estimate",
+    arguments.add_aivat(
+        parser, "record decision probabilities beside the logs and add the AIVAT estimate"
     )
     arguments.add_isolate(parser)
     arguments.add_json(parser, "summary.json on stdout")
-    parser.add_argument(
-        "--plot",
-        action="store_true",
-        help="draw the bankroll curves and the running mbb/g with its 95%% CI into "
+    arguments.add_plot(
+        parser,
+        "draw the bankroll curves and the running mbb/g with its 95%% CI into "
         "DIR/bankroll.png (the plot extra)",
     )
     add_progress_options(parser)
@@ -110,7 +100,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from dealer.running import MatchRequest, Transport, run_match
+    from dealer.running import MatchRequest, Transport, run_match, sigterm_ignored
     from dealer.running.duplicate import listening_for
 
     transport = Transport(args.transport)
@@ -139,24 +129,6 @@ def run(args: argparse.Namespace) -> int:
         aivat=args.aivat,
     )
     match = run_match(request)  # interrupted: a KeyboardInterrupt saying where it stopped
-    with _sigterm_ignored():
+    with sigterm_ignored():
         show(args, match.summary, match.text())
     return 0
-
-
-@contextlib.contextmanager
-def _sigterm_ignored() -> Iterator[None]:
-    """The hands are played: what is left (the summary, a plot) is written whatever comes,
-    as when docker stops every container once a player's has ended (run_match stops the
-    hands on SIGTERM and writes summary.json; this covers what follows)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

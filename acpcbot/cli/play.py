@@ -44,20 +44,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="the dealer's port for this seat; several: a match on each at once (one "
         "agent's seats in both halves of a duplicate match), each with a fresh agent",
     )
-    parser.add_argument(
-        "--agent",
-        required=True,
-        metavar="SPEC",
-        help=f"the agent to play: {arguments.SPEC} with options, e.g. plicas:dprc=off (see: "
+    arguments.add_agent(
+        parser,
+        f"the agent to play: {arguments.SPEC} with options, e.g. plicas:dprc=off (see: "
         "acpcbot agents)",
+        required=True,
     )
     seeds = parser.add_mutually_exclusive_group()
-    seeds.add_argument(
-        "--seed",
-        type=arguments.seed_value,
-        metavar="N",
-        help="seed of the agent's random choices (0)",
-    )
+    arguments.add_seed(seeds, "seed of the agent's random choices (0)", metavar="N", default=None)
     seeds.add_argument(
         "--match-seed",
         type=arguments.seed_value,
@@ -111,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
-    from acpcbot.client.seats import play_seats
+    from acpcbot.client.seats import play_seats, seat_lines
     from agents.registry import create_agent
     from dealer.running import derived_seed
 
@@ -138,20 +132,11 @@ def run(args: argparse.Namespace) -> int:
         read_timeout=args.read_timeout or None,
         uvloop=args.uvloop,
     )
-    lines = []
-    for port, seat in zip(args.ports, seats, strict=True):
-        if seat.summary is None:
-            continue
-        if args.json:  # one object a line
-            print(json.dumps({**where, **seat.json()}))
-            continue
-        lines.append(f"{args.agent}{f' (port {port})' if len(seats) > 1 else ''}: {seat.summary}")
-        if seat.told is not None:
-            # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-            from acpcbot.telemetry.channel import told_text
-
-            lines.append(told_text(seat.told))
-    if lines:
+    if args.json:  # one object a line
+        for seat in seats:
+            if seat.summary is not None:
+                print(json.dumps({**where, **seat.json()}))
+    elif lines := seat_lines(seats, args.ports, args.agent):
         show(args, None, lines)
     if errors := [seat.failure for seat in seats if seat.summary is None]:
         raise AcpcError("; ".join(errors))

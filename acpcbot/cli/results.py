@@ -33,7 +33,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_json, path_value, whole_number
+from acpcbot.cli.arguments import add_aivat, add_json, add_plot, path_value, whole_number
 from acpcbot.errors import UsageError
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
@@ -67,10 +67,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
     )
     add_json(parser)
-    parser.add_argument(
-        "--aivat",
-        action="store_true",
-        help="also the AIVAT estimate (with the .probs files beside the logs, when there are)",
+    add_aivat(
+        parser, "also the AIVAT estimate (with the .probs files beside the logs, when there are)"
     )
     parser.add_argument(
         "--tournament",
@@ -78,10 +76,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="instead of logs: the crosstable and rankings of the tournament in DIR",
     )
-    parser.add_argument(
-        "--plot",
-        action="store_true",
-        help="also draw the bankroll curves with the running mbb/g and its 95%% CI beside the "
+    add_plot(
+        parser,
+        "also draw the bankroll curves with the running mbb/g and its 95%% CI beside the "
         "first log (LOG.bankroll.png), or with --tournament the crosstable (DIR/crosstable.png); "
         "the plot extra",
     )
@@ -99,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
-    from dealer.analysis.aivatreport import aivat_json, aivat_lines, report_aivat
+    from dealer.analysis.aivatreport import report_output
     from dealer.analysis.bankrollplot import logs_plot_path
-    from dealer.analysis.logresults import report_json, report_lines, report_logs
+    from dealer.analysis.logresults import report_logs
     from dealer.running.tournamentfolder import results_folder
 
     if args.log is not None and args.log2 is None and args.log.is_dir():
@@ -122,13 +119,7 @@ def run(args: argparse.Namespace) -> int:
         side_by_side=args.side_by_side,
         strict=args.strict,
     )
-    aivat = report_aivat(report, args.player, known_strategies) if args.aivat else None
-    data, lines = report_json(report), report_lines(report)
-    if aivat is not None:
-        data["aivat"] = aivat_json(aivat)
-        checks = len(report.checks)
-        lines[len(lines) - checks : len(lines) - checks] = aivat_lines(aivat)
-    show(args, data, lines)
+    show(args, *report_output(report, args.player, known_strategies, aivat=args.aivat))
     for warning in report.warnings:
         print(f"acpcbot: warning: {warning}", file=sys.stderr)
     if plot is not None:

@@ -40,12 +40,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acpcbot.cli.arguments import listening_port
+from acpcbot.cli import arguments
 
 if TYPE_CHECKING:
-    import ssl
-
-    from dealer.benchmark import BenchmarkService, ServerConfig, Store
+    from dealer.benchmark import BenchmarkService
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
@@ -53,17 +51,6 @@ LOG_LEVEL = "info"
 """A service's events (logons refused, runs started and ended, runs lost at a restart) are
 its operator's record: shown unless --log-level says otherwise."""
 DEFAULT_DATA = Path("acpcbot-server")
-DEFAULT_HTTP_PORT = 8000
-NEXT_HTTP_PORTS = 9
-"""As acpcbot web: ports after the default one tried when it is in use (a port given is
-kept to, or fails)."""
-DEFAULT_GAMES = """
-game holdem.limit.2p.reverse_blinds.game {
-    bot dpp dpp
-    bot plicas plicas
-}
-"""
-"""What is served without --config: the reference's format."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -79,14 +66,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help=f"where the logs and the SQLite database go (default ./{DEFAULT_DATA})",
     )
-    parser.add_argument(
-        "--host",
-        metavar="ADDR",
-        help="the address to listen on (default 127.0.0.1; another needs --insecure)",
-    )
+    arguments.add_host(parser, "another needs --insecure")
     parser.add_argument(
         "--port",
-        type=listening_port,
+        type=arguments.listening_port,
         metavar="N",
         help="the port to listen on (default the configuration's, 54000; 0: any free one)",
     )
@@ -101,13 +84,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="a database URL (default sqlite in DIR; postgresql://USER@HOST/DB needs the "
         "postgres extra)",
     )
-    parser.add_argument(
-        "--http-port",
-        type=listening_port,
-        metavar="N",
-        help=f"the port of the web page and the HTTP API (default {DEFAULT_HTTP_PORT}, or the "
-        f"next free one up to {DEFAULT_HTTP_PORT + NEXT_HTTP_PORTS}; 0: any free one)",
-    )
+    arguments.add_page_port(parser, "--http-port", "the port of the web page and the HTTP API")
     parser.add_argument("--no-http", action="store_true", help="serve no web page and no HTTP API")
     parser.add_argument(
         "--tls-cert",
@@ -164,169 +141,47 @@ def run(args: argparse.Namespace) -> int:
     web = () if args.serve_command == "user" or args.no_http else ("aiohttp",)
     for package in ("sqlalchemy", "alembic", "argon2", *web):
         need(package, "acpcbot serve", "server")
-    # the command's modules: --help loads none of them
-    from dealer.benchmark import hash_password, read_config
-    from dealer.benchmark.config import reference_config
-
-    if args.config is not None:
-        config = read_config(args.config, hash_password)
-    else:
-        config = reference_config(DEFAULT_GAMES, hash_password, source="(the default)")
-    data = args.data or Path(config.data or DEFAULT_DATA)
-    database = _database(args.database or config.database, data)
-    if args.serve_command == "user":
-        return _users(args, data, database)
-    return _serve(args, config, data, database)
-
-
-def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
-    """The TLS context of --tls-cert and --tls-key (both or neither)."""
-    import ssl
-
-    # the command's modules: --help loads none of them
-    from acpcbot.errors import AcpcError, UsageError
-
-    if cert is None and key is None:
-        return None
-    if cert is None or key is None:
-        raise UsageError("give --tls-cert and --tls-key together")
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    try:
-        context.load_cert_chain(cert, key)
-    except (OSError, ssl.SSLError) as exc:
-        raise AcpcError(f"cannot use {cert} and {key} for TLS: {exc}") from None
-    return context
-
-
-def _database(given: str | None, data: Path) -> str:
-    # the command's modules: --help loads none of them
-    from acpcbot.extras import need
-    from dealer.benchmark import database_url
-
-    url = database_url(given, data)
-    if url.startswith("postgresql"):
-        need("psycopg", "a PostgreSQL database", "postgres")
-    return url
-
-
-def _open(database: str, data: Path) -> Store:
-    # the command's modules: --help loads none of them
-    from dealer.benchmark import Store
-
-    if database.startswith("sqlite"):
-        data.mkdir(parents=True, exist_ok=True)
-    return Store.open(database)
-
-
-def _users(args: argparse.Namespace, data: Path, database: str) -> int:
-    import time
-
-    # the command's modules: --help loads none of them
-    from dealer.benchmark import hash_password, new_secret
-    from dealer.benchmark.config import check_name
-
-    store = _open(database, data)
-    try:
-        if args.user_action == "list":
-            for user in store.users():
-                flags = [f for f, on in (("admin", user.admin), ("disabled", user.disabled)) if on]
-                added = time.strftime("%Y-%m-%d %H:%M", time.gmtime(user.created))
-                said = f"{user.name}  from {user.source}, added {added} UTC  {' '.join(flags)}"
-                print(said.rstrip())
-            return 0
-        name = check_name(args.name, "user")
-        if args.user_action in ("add", "reset"):
-            secret = new_secret()
-            if args.user_action == "add":
-                store.add_user(
-                    name, hash_password(secret), source="command", now=time.time(),
-                    admin=args.admin,
-                )  # fmt: skip
-            else:
-                store.set_password(name, hash_password(secret))
-            print(f"user {name}'s password (shown once, keep it): {secret}")
-        else:
-            store.set_disabled(name, args.user_action == "disable")
-            print(f"user {name} {args.user_action}d")
-    finally:
-        store.close()
-    return 0
-
-
-def _serve(args: argparse.Namespace, config: ServerConfig, data: Path, database: str) -> int:
-    # the command's modules: --help loads none of them
-    from acpcbot.errors import AcpcError, UsageError
+    # the command's modules, after the extras' checks: --help loads none of them
     from agents.registry import entrant
-    from dealer.benchmark import HouseBot, ServeSettings, run_server
-    from dealer.benchmark.database import database_url, shown_url
-    from dealer.web import is_loopback
-
-    host = args.host or config.host or "127.0.0.1"
-    if not is_loopback(host) and not args.insecure:
-        raise UsageError(
-            f"listening on {host} sends passwords and moves over the network in the clear "
-            "(the line protocol has no TLS): give --insecure to do it anyway"
-        )
-    tls = _tls(args.tls_cert, args.tls_key)
-    for folder in args.web_folder:
-        if not folder.is_dir():
-            raise UsageError(f"--web-folder {folder}: not a folder")
-        shown, kept = folder.resolve(), data.resolve()
-        if shown.is_relative_to(kept) or kept.is_relative_to(shown):
-            # (its Live and Replay views would show every user's logs to any user)
-            raise UsageError(
-                f"--web-folder {folder}: it holds the users' logs (--data {data}) or is in them"
-            )
-    public = args.public_host or config.public_host or host
-    if public in ("0.0.0.0", "::", ""):
-        raise UsageError(f"clients cannot connect to {public}: give --public-host NAME")
-    bots: dict[str, dict[str, HouseBot]] = {}
-    for game in config.games:
-        bots[game.file] = {}
-        for bot in game.bots:
-            if bot.script is not None:
-                bots[game.file][bot.name] = HouseBot(bot.name, script=bot.script)
-                continue
-            try:  # an agent that cannot be made is the operator's error, said now
-                house = entrant(bot.command)
-                house.create(0)
-            except AcpcError as exc:
-                raise AcpcError(f"game {game.file}, bot {bot.name}: {exc}") from None
-            bots[game.file][bot.name] = HouseBot(bot.name, entrant=house)
-    http_port = None if args.no_http else args.http_port
-    settings = ServeSettings(
-        config,
-        data,
-        host,
-        args.port if args.port is not None else config.port,
-        public,
-        database,
-        http_port=http_port if http_port is not None or args.no_http else DEFAULT_HTTP_PORT,
-        http_next_ports=NEXT_HTTP_PORTS if args.http_port is None else 0,
-        tls=tls,
-        web_folders=tuple(args.web_folder),
+    from dealer.benchmark import (
+        house_bots,
+        listening_line,
+        manage_users,
+        run_server,
+        serve_settings,
+        server_config,
+        server_database,
     )
 
-    default_database = database_url(None, data)
-    shown = f"{data / 'server.db'}" if database == default_database else shown_url(database)
-
+    config = server_config(args.config)
+    data = args.data or Path(config.data or DEFAULT_DATA)
+    database = server_database(args.database or config.database, data)
+    if args.serve_command == "user":
+        name, admin = getattr(args, "name", None), getattr(args, "admin", False)
+        print("\n".join(manage_users(database, data, args.user_action, name, admin=admin)))
+        return 0
+    http_port, next_ports = arguments.page_port(args.http_port)
+    settings = serve_settings(
+        config,
+        data,
+        database,
+        host=args.host,
+        port=args.port,
+        public_host=args.public_host,
+        insecure=args.insecure,
+        http_port=None if args.no_http else http_port,
+        http_next_ports=next_ports,
+        tls_files=(args.tls_cert, args.tls_key),
+        web_folders=args.web_folder,
+    )
+    bots = house_bots(config, entrant)
     page: list[str] = []
 
     def ready(service: BenchmarkService, port: int) -> None:
-        games = ", ".join(f"{g.file} ({', '.join(b.name for b in g.bots)})" for g in config.games)
-        named = public if args.scheduler is None else "each worker's host"
-        web = f"; the page and the HTTP API on {page[0]}" if page else ""
-        print(
-            f"acpcbot serve: listening on {host}:{port}, RUN lines name {named}{web}; games: "
-            f"{games}; runs on {service.executor.description}; logs in {data}, database "
-            f"{shown} (SIGTERM or Ctrl-C to stop)",
-            flush=True,
-        )
+        cluster = args.scheduler is not None
+        print(listening_line(settings, service, port, page, on_cluster=cluster), flush=True)
 
     if args.scheduler is not None:
-        # the command's modules: --help loads none of them
-        from acpcbot.extras import need
-
         need("distributed", "--scheduler", "cluster")
     run_server(
         settings,

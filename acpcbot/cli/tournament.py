@@ -66,14 +66,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     arguments.add_isolate(parser)
     arguments.add_json(parser, "results.json on stdout")
-    parser.add_argument(
-        "--aivat",
-        action="store_true",
-        help="record decision probabilities in every match and add each pairing's AIVAT estimate",
+    arguments.add_aivat(
+        parser, "record decision probabilities in every match and add each pairing's AIVAT estimate"
     )
-    parser.add_argument(
-        "--plot", action="store_true", help="also draw DIR/crosstable.png (the plot extra)"
-    )
+    arguments.add_plot(parser, "also draw DIR/crosstable.png (the plot extra)")
     add_progress_options(parser)
     add_mqtt_options(parser)
 

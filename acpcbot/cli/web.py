@@ -34,18 +34,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from acpcbot.cli.arguments import listening_port
+from acpcbot.cli import arguments
 from acpcbot.options import broker_url
 
 HELP = "a local web page: live matches, replays of any ACPC log, and you at a seat"
 
 TOKEN_VARIABLE = "ACPCBOT_WEB_TOKEN"
-DEFAULT_PORT = 8000
-NEXT_PORTS = 9
-"""Ports after the default one tried when it is in use. Only for the default: it is ours,
-and a second `acpcbot web` (another folder, another user of the machine) is ordinary use, so
-taking the next port and saying so beats an error; a port the user chose is a promise (a
-bookmark, a docker mapping, a proxy) that another port would silently break, so it fails."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -64,19 +58,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="also show the matches publishing to this MQTT broker: mqtt://[USER:PASS@]HOST"
         "[:PORT][/PREFIX] (as for acpcbot watch; the mqtt extra)",
     )
-    parser.add_argument(
-        "--host",
-        default="127.0.0.1",
-        metavar="ADDR",
-        help="the address to listen on (default 127.0.0.1; any other asks for a token)",
-    )
-    parser.add_argument(
-        "--port",
-        type=listening_port,
-        metavar="N",
-        help=f"the port (default {DEFAULT_PORT}, or the next free one up to "
-        f"{DEFAULT_PORT + NEXT_PORTS} when it is in use; 0: any free one, printed)",
-    )
+    arguments.add_host(parser, "any other asks for a token", default="127.0.0.1")
+    arguments.add_page_port(parser, "--port", "the port")
     parser.add_argument(
         "--token",
         metavar="TEXT",
@@ -101,15 +84,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import contextlib
     import functools
     import os
-    import secrets
-    import sys
-    from urllib.parse import urlsplit
 
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
 
     need("aiohttp", "acpcbot web", "web")
@@ -117,12 +95,9 @@ def run(args: argparse.Namespace) -> int:
         need_mqtt()
     # after the extras' checks: a missing extra is one line, not an ImportError
     from agents.registry import entrant, known_strategies, playable_specs
-    from dealer.web import WebSite, is_loopback, serve
-    from dealer.web.app import serving_lines
+    from dealer.web import WebSite, run_site, site_token
 
-    token = args.token or os.environ.get(TOKEN_VARIABLE) or None
-    if token is None and not is_loopback(args.host):
-        token = secrets.token_urlsafe(18)
+    port, next_ports = arguments.page_port(args.port)
     site = WebSite(
         folders=args.folders,
         entrant_of=functools.partial(entrant, classes=args.allow_classes),
@@ -131,35 +106,10 @@ def run(args: argparse.Namespace) -> int:
         strategies=known_strategies,
         mqtt=args.mqtt,
         host=args.host,
-        port=DEFAULT_PORT if args.port is None else args.port,
-        next_ports=NEXT_PORTS if args.port is None else 0,
-        token=token,
+        port=port,
+        next_ports=next_ports,
+        token=site_token(args.token or os.environ.get(TOKEN_VARIABLE) or None, args.host),
         play_folder=args.play_dir,
     )
-
-    def ready(url: str) -> None:
-        print("\n".join(serving_lines(url, args.host, token)), flush=True)
-        if args.port is None and (port := urlsplit(url).port) != DEFAULT_PORT:
-            print(
-                f"acpcbot web: port {DEFAULT_PORT} is in use, so {port} instead (--port N chooses)",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    left: list[int] = []
-    # Ctrl-C cancels the server (asyncio's runner), SIGTERM ends it (serve): either way its
-    # play sessions are ended and recorded first.
-    with contextlib.suppress(KeyboardInterrupt):
-        run_async(serve(site, ready, left.append), uvloop=False)
-    print("acpcbot web: stopped", file=sys.stderr, flush=True)
-    if left and left[0]:
-        # Their dealers would wait out the person's clock: leave them where they are.
-        print(
-            f"acpcbot web: {left[0]} match(es) being played were left; every hand they "
-            "finished is in their logs",
-            file=sys.stderr,
-            flush=True,
-        )
-        sys.stdout.flush()
-        os._exit(0)
+    run_site(site)
     return 0

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acpcbot.progress.player import PlayerTelemetry
     from acpcbot.telemetry.url import BrokerAddress
 
-__all__ = ["SeatOutcome", "play_seats"]
+__all__ = ["SeatOutcome", "play_seats", "seat_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +129,20 @@ def _telemetry(
     need_mqtt()
     warn = get_logger("telemetry").warning
     return PlayerTelemetry(broker, name, describe, game.big_blind, warn=warn)
+
+
+def seat_lines(outcomes: Sequence[SeatOutcome], ports: Sequence[int], label: str) -> list[str]:
+    """What ``acpcbot play`` says of the seats whose match ended cleanly: ``label`` (the
+    agent) with each one's summary (and its port when there are several), then what the
+    broker was told."""
+    # telemetry's text: only for a seat that published
+    from acpcbot.telemetry.channel import told_text
+
+    lines = []
+    for port, seat in zip(ports, outcomes, strict=True):
+        if seat.summary is None:
+            continue
+        lines.append(f"{label}{f' (port {port})' if len(outcomes) > 1 else ''}: {seat.summary}")
+        if seat.told is not None:
+            lines.append(told_text(seat.told))
+    return lines

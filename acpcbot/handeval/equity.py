@@ -24,15 +24,17 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.cards import NUM_CARDS, Card, repeated_cards, shown_cards
+from acpcbot.cards import NUM_CARDS, Card, cards_text, parse_cards, repeated_cards, shown_cards
 from acpcbot.errors import CardError
 from acpcbot.handeval import rank_hand
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
@@ -171,6 +173,41 @@ def equity(
         if on_progress is not None:
             on_progress(done + chunk)
     return Equity(_shares(counts, trials), False, trials)
+
+
+def given_hands(texts: Sequence[str]) -> list[tuple[Card, ...] | None]:
+    """Hands as a person gives them: two cards each, or ``random`` (``None``); a
+    :class:`CardError` for anything else.
+
+    >>> given_hands(["AhKh", "random"])
+    [(50, 46), None]
+    """
+    hands = [None if text.lower() == "random" else parse_cards(text) for text in texts]
+    if len(hands) < 2:
+        raise CardError("give at least two hands")
+    for text, hand in zip(texts, hands, strict=True):
+        if hand is not None and len(hand) != 2:
+            raise CardError(f"a hand is two cards or 'random', not {text!r}")
+    return hands
+
+
+def equity_report(
+    hands: Sequence[Sequence[Card] | None], board: Sequence[Card], result: Equity, seed: int
+) -> tuple[dict[str, Any], list[str]]:
+    """What ``acpcbot equity`` prints of ``result`` (sampled with ``seed``): its JSON, and
+    its lines (each hand's share, then how it was computed)."""
+    names = ["random" if h is None else cards_text(h) for h in hands]
+    data = {"hands": names, "board": cards_text(board), **dataclasses.asdict(result)}
+    width = max(len(n) for n in names)
+    lines = [
+        f"{n:<{width}}  {100 * share:6.2f}%" for n, share in zip(names, result.equity, strict=True)
+    ]
+    how = (
+        f"exact over {result.trials:,} showdowns"
+        if result.exact
+        else f"Monte Carlo, {result.trials:,} deals, seed {seed}"
+    )
+    return data, [*lines, f"board {cards_text(board) or '(none)'}: {how}"]
 
 
 def _shares(counts: npt.NDArray[np.float64], total: float) -> tuple[float, ...]:

@@ -28,7 +28,7 @@ from dealer.analysis.aivat import (
     aivat_half,
     aivat_pair,
 )
-from dealer.analysis.logresults import LogsReport, ReportKind
+from dealer.analysis.logresults import LogsReport, ReportKind, report_json, report_lines
 from dealer.analysis.playedlog import PlayedLog
 from dealer.analysis.stats import Z95, Estimate
 
@@ -115,6 +115,20 @@ def report_aivat(
     game = game_of_log(first.path, first.header, advice="give --big-blind")
     oracles = known(report.logs[0].seat_names, game) if known is not None else None
     return aivat_logs(report.logs, game, plain, player or report.halves[0].player, oracles=oracles)
+
+
+def report_output(
+    report: LogsReport, player: str | None, known: KnownStrategies | None, *, aivat: bool
+) -> tuple[dict[str, Any], list[str]]:
+    """What ``acpcbot results`` prints of ``report``: its JSON and its lines, with (``aivat``)
+    the AIVAT estimate's (:func:`report_aivat`), its lines before the checks'."""
+    data, lines = report_json(report), report_lines(report)
+    if aivat:
+        estimate = report_aivat(report, player, known)
+        data["aivat"] = aivat_json(estimate)
+        checks = len(lines) - len(report.checks)
+        lines[checks:checks] = aivat_lines(estimate)
+    return data, lines
 
 
 def _number(value: float) -> float | None:

@@ -15,7 +15,9 @@ network, compatible with the ACPC reference's ``bm_server`` and its clients.
 * The web page and the HTTP API (:mod:`.webapi`: the leaderboard, a user's matches and
   logs, the admin view; its routes in :mod:`.webroutes`, who is asking in
   :mod:`.webaccess`), on ``acpcbot web``'s application.
-* :func:`run_server` (:mod:`.serving`) runs it all until SIGTERM.
+* :func:`run_server` (:mod:`.serving`) runs it all until SIGTERM, with the settings
+  ``acpcbot serve`` checks and the house bots it makes (:mod:`.startup`); its users are
+  managed from the command line too (:mod:`.users`).
 
 This package is the dealer's top layer: it uses the runners, the analysis of logs and the
 referee; nothing of the dealer imports it (a contract in ``pyproject.toml``). It names no
@@ -46,8 +48,17 @@ if TYPE_CHECKING:
     from dealer.benchmark.service import HouseBot as HouseBot
     from dealer.benchmark.serving import ServeSettings as ServeSettings
     from dealer.benchmark.serving import run_server as run_server
+    from dealer.benchmark.startup import house_bots as house_bots
+    from dealer.benchmark.startup import listening_line as listening_line
+    from dealer.benchmark.startup import serve_settings as serve_settings
+    from dealer.benchmark.startup import server_config as server_config
+    from dealer.benchmark.startup import server_database as server_database
+    from dealer.benchmark.startup import tls_context as tls_context
+    from dealer.benchmark.users import manage_users as manage_users
     from dealer.benchmark.widget import WidgetReport as WidgetReport
+    from dealer.benchmark.widget import connect as connect
     from dealer.benchmark.widget import converse as converse
+    from dealer.benchmark.widget import logon_line as logon_line
 else:
     from acpcbot.faces import lazy_names
 

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
-from acpcbot.errors import AcpcError
+from acpcbot import eventloop
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.protocol.framing import MAX_LINE_BYTES, LineBuffer
 from dealer.benchmark.lineprotocol import (
     BAD_LOGON,
@@ -30,7 +34,7 @@ from dealer.benchmark.lineprotocol import (
     read_run,
 )
 
-__all__ = ["WidgetReport", "converse"]
+__all__ = ["WidgetReport", "connect", "converse", "logon_line"]
 
 _CONNECT_TIMEOUT_S = 30.0
 
@@ -163,6 +167,55 @@ async def converse(
             await writer.wait_closed()
         report.bots = list(await asyncio.gather(*bots))
     return report
+
+
+def logon_line(user: str | None, password_file: Path | None, variable: str) -> str | None:
+    """The logon (``NAME PASSWORD``) of ``user``, with the password from ``password_file``'s
+    first line, else from the environment's ``variable``; ``None`` without a user (it is
+    typed)."""
+    if user is None:
+        return None
+    if password_file is not None:
+        try:
+            password = password_file.read_text().splitlines()[0].strip()
+        except (OSError, IndexError, UnicodeDecodeError) as exc:
+            raise AcpcError(f"cannot read a password from {password_file}: {exc}") from None
+    else:
+        password = os.environ.get(variable, "")
+        if not password:
+            raise UsageError(f"--user needs a password: ${variable} or --password-file")
+    return f"{user} {password}"
+
+
+def connect(
+    host: str, port: int, bot_command: Sequence[str], *, logon: str | None, commands: Sequence[str]
+) -> None:
+    """:func:`converse` in an event loop of its own: the lines of standard input passed on
+    unless ``commands`` are given, and then an :class:`AcpcError` naming the runs (and the
+    requests) that did not finish."""
+
+    async def talk() -> None:
+        stdin = None
+        if not commands:
+            stdin = asyncio.StreamReader()
+            loop = asyncio.get_running_loop()
+
+            def pump() -> None:  # any standard input (a terminal, a pipe, a file)
+                for line in sys.stdin.buffer:
+                    loop.call_soon_threadsafe(stdin.feed_data, line)
+                loop.call_soon_threadsafe(stdin.feed_eof)
+
+            threading.Thread(target=pump, daemon=True).start()
+        report = await converse(
+            host, port, bot_command, logon=logon, commands=commands, stdin=stdin
+        )
+        if commands and not report.ok:
+            failed = [f"{run} {how}" for run, how in report.ended.items() if how != "finished"]
+            if report.refused:
+                failed.insert(0, f"{report.refused} request(s) refused")
+            raise AcpcError("; ".join(failed))
+
+    eventloop.run(talk(), uvloop=False)
 
 
 def _text(line: bytes) -> str:

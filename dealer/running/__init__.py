@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from dealer.running.match import check_match as check_match
     from dealer.running.match import default_jobs as default_jobs
     from dealer.running.match import run_match as run_match
+    from dealer.running.match import sigterm_ignored as sigterm_ignored
     from dealer.running.tournament import TournamentInterruptedError as TournamentInterruptedError
     from dealer.running.tournament import TournamentRequest as TournamentRequest
     from dealer.running.tournament import TournamentRun as TournamentRun

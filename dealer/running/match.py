@@ -607,3 +607,20 @@ def _first_interrupt_stops(stop: Callable[[], None]) -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         signal.signal(signal.SIGTERM, previous_term)
+
+
+@contextlib.contextmanager
+def sigterm_ignored() -> Iterator[None]:
+    """While in the block, SIGTERM is ignored: the hands are played, and what is left (the
+    summary printed, a plot) is written whatever comes, as when docker stops every container
+    once a player's has ended (:func:`run_match` stops the hands on SIGTERM and writes
+    summary.json; this covers what follows). Only the main thread can: elsewhere nothing
+    changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

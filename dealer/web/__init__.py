@@ -2,7 +2,8 @@
 (``acpcbot web``; the ``web`` extra, aiohttp).
 
 * :mod:`.app` — the server (:func:`serve`, :func:`build_app`, :class:`WebSite`) and what it
-  lets in (:class:`Guard`);
+  lets in (:class:`Guard`); :mod:`.foreground` — served by a command until Ctrl-C
+  (:func:`run_site`);
 * :mod:`.addresses` — where a server listening on every address can be opened;
 * :mod:`.roots` — the given folders, the only files it reads (:class:`Roots`);
 * :mod:`.matches` — the live view: the broker's sources and the folders' matches and
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from dealer.web.app import is_loopback as is_loopback
     from dealer.web.app import page_url as page_url
     from dealer.web.app import serve as serve
+    from dealer.web.foreground import run_site as run_site
+    from dealer.web.foreground import site_token as site_token
     from dealer.web.logs import HandFilter as HandFilter
     from dealer.web.logs import HandIndex as HandIndex
     from dealer.web.logs import HandRow as HandRow

@@ -4,7 +4,6 @@ line for what is missing (the conversation itself: tests/dealer/benchmark/test_w
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 
 import pytest
 
@@ -16,21 +15,6 @@ def test_commands_given_up_front_need_a_user(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().err == (
         "acpcbot: error: --run needs --user (the logon cannot be typed then)\n"
     )
-
-
-def test_a_user_needs_a_password_from_the_environment_or_a_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("ACPCBOT_PASSWORD", raising=False)
-    assert main(["connect", "127.0.0.1", "--agent", "example", "--user", "neil"]) == 2
-    assert "--user needs a password: $ACPCBOT_PASSWORD or --password-file" in (
-        capsys.readouterr().err
-    )
-    empty = tmp_path / "pw"
-    empty.write_text("")
-    args = ["connect", "127.0.0.1", "--agent", "example", "--user", "neil"]
-    assert main([*args, "--password-file", str(empty)]) == 1
-    assert f"cannot read a password from {empty}" in capsys.readouterr().err
 
 
 def test_the_password_is_not_an_option() -> None:

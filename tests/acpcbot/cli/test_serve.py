@@ -328,27 +328,19 @@ class SlowCaller(Agent):
 '''
 
 
-def test_users_are_added_listed_disabled_and_reset(
+def test_the_user_subcommands_print_their_lines_and_errors_are_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """What each action does: tests/dealer/benchmark/test_users.py."""
     data = ["serve", "--data", str(tmp_path)]
     assert main([*data, "user", "add", "bob", "--admin"]) == 0
-    said = capsys.readouterr().out
-    secret = said.split(": ")[-1].strip()
-    assert said.startswith("user bob's password (shown once, keep it): ") and len(secret) == 32
-    store = Store.open(database_url(None, tmp_path))
-    bob = store.user("bob")
-    assert bob is not None and bob.admin and secret not in bob.password_hash
+    assert capsys.readouterr().out.startswith("user bob's password (shown once, keep it): ")
     assert main([*data, "user", "disable", "bob"]) == 0
     assert main([*data, "user", "list"]) == 0
     assert re.search(r"^bob  from command, added .* UTC  admin disabled$", capsys.readouterr().out,
                      re.MULTILINE)  # fmt: skip
-    assert main([*data, "user", "reset", "bob"]) == 0
-    assert secret not in capsys.readouterr().out
     assert main([*data, "user", "add", "bob"]) == 1
-    assert "there is a user bob already" in capsys.readouterr().err
-    assert main([*data, "user", "add", "../x"]) == 1
-    assert "user name '../x' is not allowed" in capsys.readouterr().err
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_listening_beyond_the_loopback_needs_insecure(

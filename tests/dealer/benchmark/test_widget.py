@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from acpcbot.client import play_match
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.game import bundled_game
 from agents.registry import create_agent
-from dealer.benchmark.widget import converse
+from dealer.benchmark.widget import converse, logon_line
 from tests.dealer.benchmark.server import LIMIT, config, running
 
 
@@ -88,3 +88,20 @@ async def test_the_client_starts_its_bot_for_each_run_and_ends_with_them(tmp_pat
     assert later.getvalue().startswith(
         "LOGON OKAY - type help for commands\n# w vs raiser: over 100 hands (2 runs): "
     )
+
+
+def test_a_user_needs_a_password_from_the_environment_or_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert logon_line(None, None, "ACPCBOT_PASSWORD") is None  # typed, as with bm_widget
+    monkeypatch.delenv("ACPCBOT_PASSWORD", raising=False)
+    with pytest.raises(UsageError, match=r"--user needs a password: \$ACPCBOT_PASSWORD or"):
+        logon_line("neil", None, "ACPCBOT_PASSWORD")
+    monkeypatch.setenv("ACPCBOT_PASSWORD", "s3cret")
+    assert logon_line("neil", None, "ACPCBOT_PASSWORD") == "neil s3cret"
+    empty = tmp_path / "pw"
+    empty.write_text("")
+    with pytest.raises(AcpcError, match=f"cannot read a password from {empty}"):
+        logon_line("neil", empty, "ACPCBOT_PASSWORD")
+    empty.write_text(" other \nmore\n")
+    assert logon_line("neil", empty, "ACPCBOT_PASSWORD") == "neil other"  # the file first
