@@ -1,0 +1,21 @@
+"""The command line stays thin: it parses, wires the layers together and prints
+(``acpcbot/cli/__init__.py``); what a command does lives in the package of its layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import acpcbot.cli
+
+MOST_LINES = 1_850
+"""A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). What stands
+in the way is not logic: the commands' descriptions (their ``--help``, about 320 lines) and
+their options (about 430) are the command line's own text, and stay here whole."""
+
+
+def test_the_command_line_stays_under_its_size() -> None:
+    files = sorted(Path(acpcbot.cli.__file__).parent.glob("*.py"))
+    lines = {path.name: len(path.read_text().splitlines()) for path in files}
+    total = sum(lines.values())
+    largest = ", ".join(f"{name} {n}" for name, n in sorted(lines.items(), key=lambda x: -x[1])[:3])
+    assert total <= MOST_LINES, f"acpcbot/cli/*.py: {total:,} lines (largest: {largest})"
