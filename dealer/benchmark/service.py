@@ -247,17 +247,23 @@ class BenchmarkService:
         )
 
     def _fail_lost_runs(self) -> list[RunRecord]:
+        return self._end_unended_runs(
+            RunState.FAILED, "the server stopped while it played ({hands} hands in its log)"
+        )
 
-        lost = []
+    def _end_unended_runs(self, state: RunState, why: str) -> list[RunRecord]:
+        """End every run the database holds as starting or playing, with the hands its log
+        holds (``why`` may name them: ``{hands}``)."""
+        ended = []
         for run in self.store.unended_runs():
             try:
                 hands = read_log(self.data / run.log).hands
             except Exception:  # a log that is missing or unreadable holds no hand
                 hands = 0
-            why = f"the server stopped while it played ({hands} hands in its log)"
-            self.store.end_run(run.id, RunState.FAILED, hands=hands, error=why, now=self.clock())
-            lost.append(self.store.run(run.id))
-        return lost
+            error = why.format(hands=hands)
+            self.store.end_run(run.id, state, hands=hands, error=error, now=self.clock())
+            ended.append(self.store.run(run.id))
+        return ended
 
     async def stop(self) -> None:
         """Stop: no run starts; those playing stop after their hand and are recorded."""
@@ -275,6 +281,13 @@ class BenchmarkService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.executor.close()
+        # A run the scheduler was starting when it was cancelled is recorded as starting
+        # by the database thread all the same, and never played: it ends here, not as a
+        # run lost to a crash at the next start.
+        for run in await self._db(
+            self._end_unended_runs, RunState.INTERRUPTED, "the server stopped as it started"
+        ):
+            log.info("run_ended", run=run.match_name, state=run.state.value, hands=run.hands)
 
     async def close(self) -> None:
         """Close the database (after :meth:`stop`, once nothing can ask anything more)."""
