@@ -5,8 +5,7 @@ point group ``acpcbot.agents``), marked as such. Agents that take options list t
 second line; give them after the name, e.g. ``--agent plicas:dprc=off,bluff=off``. Any
 ``Agent`` subclass of yours also plays without being installed: ``--agent module:Class``.
 
-``--specs`` prints instead one spec per line that plays as it is: each agent's name, with
-the options it cannot play without (an example value, e.g. ``lbr:opponent=dpp``), for a
+``--specs`` gives a required option an example value (e.g. ``lbr:opponent=dpp``), for a
 script that plays every agent (the docker image's warm-up).
 """
 

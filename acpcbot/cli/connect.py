@@ -1,13 +1,11 @@
 """Connect to a benchmark server (acpcbot serve, or the ACPC reference's bm_server) and play
 your bot in the matches you ask for, as the reference's bm_widget does.
 
-It logs on (--user NAME, the password from $ACPCBOT_PASSWORD or --password-file; without
---user, the first line typed is the logon, as with bm_widget), passes on the commands given
-with --run (or typed on standard input: HELP, GAMES, QSTAT, RUNMATCHES game #runs tag
-rngSeed player ..., with LOCAL for your bot and DUPLICATE for duplicate pairs on acpcbot
-serve), and prints what the server says. For each RUN HOST PORT line it starts your bot:
-`acpcbot play HOST PORT --agent SPEC --seed N` (--agent), or PROGRAM HOST PORT (--command,
-as bm_widget runs its bot_command).
+It logs on (without --user, the first line typed is the logon, as with bm_widget), passes
+on the commands given with --run (or typed on standard input: HELP, GAMES, QSTAT, RUNMATCHES
+game #runs tag rngSeed player ..., with LOCAL for your bot and DUPLICATE for duplicate pairs
+on acpcbot serve), and prints what the server says. For each RUN HOST PORT line it starts
+your bot: `acpcbot play HOST PORT --agent SPEC --seed N`, or PROGRAM HOST PORT.
 
 With --run, it ends when every run it asked for has ended and its bots have exited (acpcbot
 serve says both: # QUEUED and # ENDED lines), with status 0 when all of them finished and 1

@@ -13,9 +13,8 @@ its 95% confidence interval over hands, and each player's fitted predictability.
 The logs are ACPC .log files that show both players' hole cards in every hand (ours do, and
 so do the reference dealer's); several logs are read in order as one sample (say, the two
 halves of a duplicate match), each player's policy fitted across them by name. The game is
-the one each log's header names (a file beside the log, here, or a bundled game), or
---game. --plot DIR draws one PNG per street, in the manner of Saund's Fig. 6 (the plot
-extra).
+the one each log's header names (a file beside the log, here, or a bundled game). --plot's
+PNGs are in the manner of Saund's Fig. 6.
 """
 
 from __future__ import annotations

@@ -6,9 +6,8 @@ Bayes' rule from AGENT's own strategy, queried for every holding at once, and at
 decisions takes the action with the best check-down value against that range: fold, call,
 or raise with the chance that the range folds to it. It plays AGENT in a duplicate match
 exactly as `acpcbot match lbr:opponent=AGENT AGENT` does (both seats on the same cards;
-ordinary ACPC logs and summary.json in --out) and reports LBR's winnings: a best response
-wins at least as much, so AGENT is at least that exploitable. With --from flop (or turn,
-river) LBR only checks and calls before that round.
+ordinary ACPC logs) and reports LBR's winnings: a best response wins at least as much, so
+AGENT is at least that exploitable.
 
 AGENT is an agent (a spec) whose strategy is fixed and known for every holding (`acpcbot
 agents`: always-call, always-raise, example, hash, dpp, dpp-coarse and the Kendall styles),

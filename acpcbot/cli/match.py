@@ -6,34 +6,26 @@ mbb/g in each half and over the duplicate pairs, with a 95% confidence interval 
 pairs and the standard deviation of one pair, and each agent's decisions (with the
 fallbacks made for it). Writes both .log files (ACPC format) and summary.json to --out.
 
-The halves are independent and run side by side, one process each (--jobs). In-process
-(the default transport) the dealer calls the agents directly; with --transport tcp it
-talks to them over real sockets on 127.0.0.1 through the acpcbot client, as against any
-ACPC dealer. With --transport remote the agents do not run here: both halves listen at
-once (--host, --ports: half 1's seats 1 and 2, then half 2's) for players that connect from
-elsewhere, e.g. `acpcbot play HOST PORT1 PORT4 --agent AGENT_A --match-seed S --as a` and
-`acpcbot play HOST PORT2 PORT3 --agent AGENT_B --match-seed S --as b` (the ports and agent
-seeds are also printed as each half starts listening). Deterministic agents give
+The halves are independent. With --transport tcp the dealer talks to the agents through the
+acpcbot client, as against any ACPC dealer. With --transport remote both halves listen at
+once (--ports) for players that connect from elsewhere, e.g. `acpcbot play HOST PORT1 PORT4
+--agent AGENT_A --match-seed S --as a` and `acpcbot play HOST PORT2 PORT3 --agent AGENT_B
+--match-seed S --as b` (the agent seeds are also printed). Deterministic agents give
 byte-identical logs over any transport, and with any --jobs.
 
-With --aivat the dealer also records every decision's probabilities (as the agents report
-them) in a .probs file beside each .log (the .log is the same), and the summary adds agent
-A's AIVAT estimate: its winnings with the luck of the cards and of the known strategies
-taken out (unbiased, with a much narrower CI; see `acpcbot results --aivat`).
+With --aivat the .probs file beside each .log holds every decision's probabilities (as the
+agents report them; the .log is the same), and the summary adds agent A's AIVAT estimate:
+its winnings with the luck of the cards and of the known strategies taken out (unbiased,
+with a much narrower CI; see `acpcbot results --aivat`).
 
---out must be empty or hold this same match; another match there is refused unless --force.
-The folder is locked while the match runs. Ctrl-C (or SIGTERM, as from docker stop) stops
-after the current hand, writes summary.json with "status": "interrupted" and the results so
-far, and exits with status 130. The same command then goes on where it stopped (after
-SIGKILL too): the hands played are played again first, checked against the logs, so that
-the agents learn what they had learned, and the files end as an uninterrupted run's; --force
-starts over.
-
-On a terminal a progress bar shows the hands played, hands/s, agent A's running mbb/g with
-its 95% CI and the ETA (--progress: also as plain lines in logs; --no-progress: never).
---plot draws the bankroll curves into the folder (bankroll.png). --mqtt URL publishes the
-match's status, progress (and with --mqtt-hands every hand) to an MQTT broker, as
-`acpcbot watch` shows it; telemetry never slows or stops the match.
+--out must be empty or hold this same match, and is locked while the match runs. Ctrl-C
+(or SIGTERM, as from docker stop) stops after the current hand, writes summary.json with
+"status": "interrupted" and the results so far, and exits with status 130. The same command
+then goes on where it stopped (after SIGKILL too): the hands played are played again first,
+checked against the logs, so that the agents learn what they had learned, and the files end
+as an uninterrupted run's; --force starts over. The progress shows agent A's running mbb/g
+with its 95% CI; --mqtt publishes what `acpcbot watch` shows, and never slows or stops the
+match.
 """
 
 from __future__ import annotations

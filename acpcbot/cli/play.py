@@ -10,13 +10,11 @@ the dealer or the connection failed (bad state, closed mid-hand, silent past
 (--budget-ms), fails or picks an illegal action never breaks the connection: the client
 checks or calls instead, logs the first of each kind in full and counts the rest.
 
-With several ports, one match is played on each at once, each by a fresh agent with the same
-seed: the seats of one agent in both halves of a duplicate match dealt elsewhere (`acpcbot
-match --transport remote`). --match-seed S --as a|b then gives the agent the seed `acpcbot
-match --seed S` gives agent A or B, so that the match is the one `acpcbot match` plays.
-
---mqtt URL publishes the bot's own view of the match as it goes (hands, chips, running mbb/g,
-decisions, fallbacks) to an MQTT broker, as `acpcbot watch` shows it (one match per port).
+Several ports are the seats of one agent in both halves of a duplicate match dealt
+elsewhere (`acpcbot match --transport remote`), each played with the same seed: with
+--match-seed and --as, the match is the one `acpcbot match` plays. --mqtt publishes the
+bot's own view of each match (hands, chips, running mbb/g, decisions, fallbacks), as
+`acpcbot watch` shows it.
 """
 
 from __future__ import annotations

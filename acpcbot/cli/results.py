@@ -6,14 +6,10 @@ game and hand count, the same two players with the seats reversed), in either or
 A (the agent acpcbot match reports, by the summary.json beside the logs, else the name that
 sorts first) in each half and over the pairs, each hand number's two results averaged into one
 sample, with the CI over pairs and the per-pair standard deviation. Two logs that are not
-such a pair are an error naming the differences, or with --side-by-side each log's results
-on its own. Each log's totals are checked against its SCORE line: a disagreement, and a last
-line cut while it was being written, are warnings (the complete hands are counted); with
---strict every log must end in a SCORE line that agrees.
-
-With --plot: the player's bankroll curves (cumulative mbb in each log and, for a pair, over
-the pairs) and the running mbb/g with its 95% CI, drawn beside the first log as
-LOG.bankroll.png (LOG without its .log), or into --plot-file FILE (the plot extra).
+such a pair are an error naming the differences. Each log's totals are checked against its
+SCORE line: a disagreement, and a last line cut while it was being written, are warnings (the
+complete hands are counted). --plot's bankroll curves are the player's cumulative mbb in each
+log and, for a pair, over the pairs (LOG.bankroll.png: LOG without its .log).
 
 With --aivat, also the AIVAT estimate (unbiased, with the luck of the cards and of known
 strategies taken out): chance corrections at every deal and board card, and action
@@ -21,10 +17,9 @@ corrections at every decision whose probabilities were recorded in the .probs fi
 its log (acpcbot match --aivat writes them); a log without one (the reference dealer's) gets
 the chance corrections only.
 
-A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names. With a
-tournament's folder instead (acpcbot tournament), or --tournament DIR: the crosstable and the
-rankings of the tournament in DIR, rebuilt from its matches' files (unfinished matches are
-named); --plot then draws DIR/crosstable.png.
+A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names. A
+tournament's folder (acpcbot tournament) reads as --tournament DIR: its results rebuilt from
+its matches' files (unfinished matches are named).
 """
 
 from __future__ import annotations

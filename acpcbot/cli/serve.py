@@ -4,34 +4,27 @@ house bots (RUNMATCHES game #runs tag rngSeed player ..., LOCAL for their own bo
 bot is told where to connect (RUN HOST PORT) when a run starts. Each run plays on our dealer,
 in a process of its own; its log goes to DATA/logs/USER/, and its result to the database.
 
---config reads the reference's bm_server.config as it is, or a TOML file of ours (a name
-ending in .toml) that adds limits per user, duplicate runs by default, the database and
-more; without it, the server offers heads-up limit hold'em against dpp and plicas. A house
-bot is an agent spec (bot dpp dpp) or, as in the reference, a startup script run with HOST
-PORT POSITION. Plain-text passwords in the configuration are hashed as it is read; users
-are also added with `acpcbot serve user add NAME`, which prints a generated password once.
+--config may add, in a TOML file, limits per user, duplicate runs by default, the database
+and more; without it, the server offers heads-up limit hold'em against dpp and plicas. A
+house bot is an agent spec (bot dpp dpp) or, as in the reference, a startup script run with
+HOST PORT POSITION. Plain-text passwords in the configuration are hashed as it is read;
+users are also added with `acpcbot serve user add NAME`, which prints a generated password
+once.
 
-The database is SQLite in DATA (server.db) unless --database names another (PostgreSQL:
-postgresql://USER@HOST/DB, with the postgres extra); its tables are migrated at every
-start. SIGTERM or Ctrl-C stops the runs after their hand and keeps the queue; after a crash,
-the runs that were playing are marked failed (every hand their logs hold is kept) and their
-users are told when they next log on.
+The database's tables are migrated at every start. SIGTERM or Ctrl-C stops the runs after
+their hand and keeps the queue; after a crash, the runs that were playing are marked failed
+(every hand their logs hold is kept) and their users are told when they next log on.
 
-The web page and the HTTP API are served on the same address, port 8000 unless told
-(--http-port; the next free port up to 8009 when 8000 is in use; --no-http: none): the public
-leaderboard (each user's best tag per house bot, by duplicate result), "My matches" (a user's
-requests and runs live, their logs and results), an admin view; and the API a script uses
-with the user's password as its token (NAME:PASSWORD), to submit and cancel requests, follow
-them and download its logs (/api/openapi.json describes it).
+The web page and the HTTP API, on the same address (--http-port), serve the public
+leaderboard (each user's best tag per house bot, by duplicate result), "My matches" (a
+user's requests and runs live, their logs and results), an admin view; and the API a script
+uses with the user's password as its token (NAME:PASSWORD), to submit and cancel requests,
+follow them and download its logs (/api/openapi.json describes it).
 
---scheduler tcp://HOST:PORT plays the runs on a Dask cluster (the cluster extra) instead of
-in processes of this machine: each worker must see DATA at the same path (the runs write
-their logs there), and RUN lines name the worker's host ($ACPCBOT_PUBLIC_HOST in the
-worker's environment, else its address).
-
-It listens on 127.0.0.1 unless told: the line protocol has no TLS (passwords cross the
-network in the clear), so another address needs --insecure; the page and the API take TLS
-(--tls-cert, --tls-key), without which they are in the clear too. Needs the server extra.
+With --scheduler the workers write the runs' logs in DATA, and RUN lines name the worker's
+host ($ACPCBOT_PUBLIC_HOST in the worker's environment, else its address). The line protocol
+has no TLS (passwords cross the network in the clear), hence --insecure; without --tls-cert
+the page and the API are in the clear too. Needs the server extra.
 """
 
 from __future__ import annotations
@@ -81,8 +74,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
         metavar="URL",
-        help="a database URL (default sqlite in DIR; postgresql://USER@HOST/DB needs the "
-        "postgres extra)",
+        help="a database URL (default sqlite in DIR, server.db; postgresql://USER@HOST/DB needs "
+        "the postgres extra)",
     )
     arguments.add_page_port(parser, "--http-port", "the port of the web page and the HTTP API")
     parser.add_argument("--no-http", action="store_true", help="serve no web page and no HTTP API")

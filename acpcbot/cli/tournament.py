@@ -1,24 +1,19 @@
 """Play a tournament: every pair of agents (or --vs one against the rest), K duplicate matches
 each, and their crosstable and rankings.
 
-Each match is a duplicate match exactly as `acpcbot match` plays it. Pairing A-B (A is the
-agent given first, or the --vs agent) plays on card seeds S, S+1, ..., S+K-1 (the same for
-every pairing, so every pairing plays the same deals; `acpcbot match A B --hands N --seed
-S+k` replays one match byte for byte); the agents' seeds are derived from the card seed.
+Each match is a duplicate match exactly as `acpcbot match` plays it. Every pairing plays on
+the same card seeds (--seed, --seeds), so on the same deals; `acpcbot match A B --hands N
+--seed S+k` replays one match byte for byte (A: the agent given first, or the --vs agent);
+the agents' seeds are derived from the card seed.
 
-The matches run on a pool of local processes, one match each (--jobs, default the cores),
-or on a Dask cluster (--scheduler tcp://HOST:PORT; the cluster extra). Each match's logs
-and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends (DIR: --out, by default
-./tournament.seedS.nN). The crosstable gives the row agent's mbb/g against the column agent
-with a 95% CI over the duplicate pairs of all its seeds; the rankings are the ACPC's total
-bankroll and bankroll instant run-off. Both are in DIR/results.json; --plot also draws
-DIR/crosstable.png. Progress (matches ended, hands/s, ETA) is shown on a terminal, and now
-and then elsewhere (--progress, --no-progress);
---mqtt URL also publishes it with the tournament's status, as `acpcbot watch` shows it.
-
-With --aivat every match also records its decisions' probabilities beside its logs (as
-`acpcbot match --aivat`) and each pairing gets its AIVAT estimate, pooled over its matches:
-the same mean to expect, usually with a much narrower CI.
+Each match's logs and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends (DIR:
+--out). The crosstable gives the row agent's mbb/g against the column agent with a 95% CI
+over the duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and
+bankroll instant run-off. Both are in DIR/results.json. Progress counts the matches ended;
+--mqtt publishes it with the tournament's status, as `acpcbot watch` shows it. With --aivat
+each pairing's AIVAT estimate is pooled over its matches (whose .probs files are as
+`acpcbot match --aivat` writes them): the same mean to expect, usually with a much narrower
+CI.
 
 Running the same command again plays only the matches not finished in DIR (each match found
 is checked: its summary and both logs complete); more agents or seeds may be added to the

@@ -2,14 +2,10 @@
 player (acpcbot play) and tournament publishing there with --mqtt, with its agents, hands
 done of the total, hands/s, agent A's running mbb/g with its 95% CI, the ETA, and how it
 ended (finished, interrupted, failed, or aborted: its process died). The view is redrawn in
-place; Ctrl-C leaves it. The broker is mqtt://localhost:1883 (mosquitto's default) unless
---mqtt names another.
-
-MATCH... keeps only the sources whose name or id matches one of these globs (say
-'plicas-vs-*'). Sources that ended more than an hour ago are left out unless --all (the
-broker keeps every final status). --once prints one snapshot as plain text (or JSON with
---json) and exits: what the broker retains, and what arrives within the moment it takes.
-If the broker goes away while watching, the view says so and reconnects.
+place; Ctrl-C leaves it. If the broker goes away while watching, the view says so and
+reconnects. A MATCH glob may be, say, 'plicas-vs-*'. --all shows what the broker keeps: every
+final status. --once's snapshot is what the broker retains, and what arrives within the
+moment it takes.
 """
 
 from __future__ import annotations

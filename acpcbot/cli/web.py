@@ -1,32 +1,29 @@
 """A local web page for matches and their logs: watch them live, replay any ACPC log hand by
 hand, and sit down at a seat yourself.
 
-Live: the matches, players and tournaments publishing to the broker (--mqtt URL: what
-`acpcbot watch` shows), and those in the folders DIR... (or a DIR that is a match or
-tournament folder itself, as `acpcbot results` takes it, or a .log): progress, hands/s,
-agent A's running mbb/g with its 95% CI, its bankroll curve with the CI band growing as
-hands arrive, a tournament's crosstable as a heatmap as it fills; a match whose process died
-shows as aborted.
+Live: the matches, players and tournaments publishing to the broker (--mqtt), and those in
+the folders DIR... (or a DIR that is a match or tournament folder itself, as `acpcbot
+results` takes it, or a .log): progress, hands/s, agent A's running mbb/g with its 95% CI,
+its bankroll curve with the CI band growing as hands arrive, a tournament's crosstable as a
+heatmap as it fills; a match whose process died shows as aborted.
 
 Replay: any .log in the folders (ours or the reference dealer's): the hands with filters
 (largest pots, showdowns, one player's losses, a hand number) and each hand step by step:
 cards, board, every action with the pot; with the .probs of an --aivat match beside it, each
 decision's fold/call/raise probabilities and the hand's AIVAT value.
 
-Play: you against any agent `acpcbot agents` lists (NAME:KEY=VALUE,... with options; a
-module:Class only with --allow-classes) on acpcbot's dealer, with buttons for the legal
-actions only, the time limit per action shown and the running result; the match is an
-ordinary match folder in --play-dir (logs and summary.json, which `acpcbot results` reads),
-and the rematch with the same cards and the seats swapped is one click. Or you at a seat of
-any ACPC dealer (its host and port), as `acpcbot play` seats an agent. A page closed
-mid-match is a player that ran out of time: the dealer ends the match and the hands played
-are kept. Ctrl-C or SIGTERM ends the matches being played as interrupted, their hands kept.
+Play: you against any agent `acpcbot agents` lists (NAME:KEY=VALUE,... with options) on
+acpcbot's dealer, with buttons for the legal actions only, the time limit per action shown
+and the running result; the match is an ordinary match folder in --play-dir (logs and
+summary.json, which `acpcbot results` reads), and the rematch with the same cards and the
+seats swapped is one click. Or you at a seat of any ACPC dealer (its host and port), as
+`acpcbot play` seats an agent. A page closed mid-match is a player that ran out of time: the
+dealer ends the match and the hands played are kept. Ctrl-C or SIGTERM ends the matches
+being played as interrupted, their hands kept.
 
-Safe by default: it listens on 127.0.0.1 and answers only requests addressed to it there;
-it reads only the folders given (and --play-dir), whatever a URL says, and writes only in
---play-dir; with --host other than a loopback address it asks for a token (--token,
-$ACPCBOT_WEB_TOKEN, or a random one printed in the URL). Every script and style is served
-from the package (no CDN). Needs the web extra (aiohttp; --mqtt also the mqtt extra).
+Safe by default: it answers only requests addressed to it, reads only the folders given
+(and --play-dir), whatever a URL says, and writes only in --play-dir. Every script and style
+is served from the package (no CDN). Needs the web extra (aiohttp).
 """
 
 from __future__ import annotations
@@ -64,7 +61,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--token",
         metavar="TEXT",
         help=f"the token a browser must give (default ${TOKEN_VARIABLE}, or with --host "
-        "other than loopback a random one; always required when given)",
+        "other than loopback a random one, printed in the URL; always required when given)",
     )
     parser.add_argument(
         "--allow-classes",
