@@ -8,8 +8,9 @@ agents it needs (``agents.registry.entrant`` for the dealer), calls the public A
 :mod:`acpcbot.telemetry`, and prints; no match or tournament logic lives here.
 
 Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one line),
-``register(parser)`` to add its arguments, and ``run(args) -> int``. Modules keep heavy
-imports (numpy, numba, the dealer, the agents) inside ``run`` so that ``--help`` is instant.
+``register(parser)`` to add its arguments, and ``run(args)``, which returns the exit status
+(``None`` when it succeeded). Modules keep heavy imports (numpy, numba, the dealer, the
+agents) inside ``run`` so that ``--help`` is instant.
 Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
 their message, never a traceback: status 2 for a command line that cannot be carried out as
 written (argparse's errors and :class:`~acpcbot.errors.UsageError`), 1 for work that failed,
@@ -113,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure_logging(json=args.log_json, level=args.log_level or args.default_log_level)
     try:
-        status: int = args.run(args)
+        status: int | None = args.run(args)
         sys.stdout.flush()  # here, where a reader that has gone is handled below
     except AcpcError as exc:  # a command line that cannot be carried out (2), failed work (1)
         print(f"acpcbot: error: {exc}", file=sys.stderr)
@@ -127,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         reader_gone()
         return 1
-    return status
+    return status or 0
 
 
 if __name__ == "__main__":

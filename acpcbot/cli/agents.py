@@ -24,14 +24,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import fit, show, width
     from agents.registry import listing, playable_specs
 
     if args.specs:
         show(args, None, playable_specs())
-        return 0
+        return
     rows = listing()
     column = " " * (max(len(name) for name, _, _ in rows) + 2)  # where the descriptions start
     lines = []
@@ -43,4 +43,3 @@ def run(args: argparse.Namespace) -> int:
         "Any Agent subclass of yours plays as module:Class[:KEY=VALUE,...], e.g. mybot:MyBot."
     )
     show(args, None, lines)
-    return 0

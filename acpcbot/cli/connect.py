@@ -57,7 +57,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     import sys
 
     # the command's modules: --help loads none of them
@@ -75,4 +75,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         bot = [args.command]
     connect(args.host, args.port, bot, logon=logon, commands=args.commands)
-    return 0

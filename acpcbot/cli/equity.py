@@ -65,7 +65,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_json(parser, "one JSON object")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.handeval.equity import equity, equity_report, given_hands
@@ -89,4 +89,3 @@ def run(args: argparse.Namespace) -> int:
         display.close()
     data, lines = equity_report(hands, board, result, args.seed)
     show(args, data, lines, indent=None)
-    return 0

@@ -54,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_progress_options(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.progress.display import ProgressDisplay
@@ -75,4 +75,3 @@ def run(args: argparse.Namespace) -> int:
     if plots:
         write_street_plots(report, plots)
         print(f"acpcbot: plots in {', '.join(str(p) for p in plots)}", file=sys.stderr)
-    return 0

@@ -54,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_progress_options(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from agents.registry import entrant, lbr_against
@@ -73,4 +73,3 @@ def run(args: argparse.Namespace) -> int:
     )
     lbr = run_lbr(request, args.agent, args.first_round)  # interrupted: a KeyboardInterrupt
     show(args, lbr.summary, lbr.text())
-    return 0

@@ -89,7 +89,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_mqtt_options(parser, hands=True)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from dealer.running import MatchRequest, Transport, run_match, sigterm_ignored
@@ -123,4 +123,3 @@ def run(args: argparse.Namespace) -> int:
     match = run_match(request)  # interrupted: a KeyboardInterrupt saying where it stopped
     with sigterm_ignored():
         show(args, match.summary, match.text())
-    return 0

@@ -98,7 +98,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_mqtt_options(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     import json
 
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
@@ -138,4 +138,3 @@ def run(args: argparse.Namespace) -> int:
         show(args, None, lines)
     if errors := [seat.failure for seat in seats if seat.summary is None]:
         raise AcpcError("; ".join(errors))
-    return 0

@@ -85,7 +85,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from acpcbot.writing import replace_file
@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         else:  # a match's: its logs
             args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
     if args.tournament is not None or args.log is None:
-        return _tournament(args)
+        _tournament(args)
+        return
     plot = None
     if args.plot or args.plot_file is not None:
         plot = logs_plot_path(args.log, args.plot_file)
@@ -123,10 +124,9 @@ def run(args: argparse.Namespace) -> int:
     if args.strict and report.failed:
         failed = "1 log failed its checks" if report.failed == 1 else "2 logs failed their checks"
         raise ResultsError(f"--strict: {failed}")
-    return 0
 
 
-def _tournament(args: argparse.Namespace) -> int:
+def _tournament(args: argparse.Namespace) -> None:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show, width
@@ -155,4 +155,3 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.plot:
         path = write_plot(report, args.tournament)
         print(f"acpcbot: heatmap in {path}", file=sys.stderr)
-    return 0

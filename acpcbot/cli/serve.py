@@ -127,7 +127,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         actions.add_parser(action, help=what).add_argument("name", metavar="NAME")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # the command's modules: --help loads none of them
     from acpcbot.extras import need
 
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     if args.serve_command == "user":
         name, admin = getattr(args, "name", None), getattr(args, "admin", False)
         print("\n".join(manage_users(database, data, args.user_action, name, admin=admin)))
-        return 0
+        return
     http_port, next_ports = arguments.page_port(args.http_port)
     settings = serve_settings(
         config,
@@ -185,4 +185,3 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
     )
     print("acpcbot serve: stopped", flush=True)
-    return 0

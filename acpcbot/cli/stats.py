@@ -32,11 +32,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show
     from dealer.analysis import log_stats, stats_json, stats_lines
 
     stats = log_stats(args.logs, load_game(args.game) if args.game else None)
     show(args, stats_json(stats), stats_lines(stats))
-    return 0

@@ -44,7 +44,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     # here, not at the top: `acpcbot --help` loads none of this (issue 37)
     from acpcbot.cli.output import show, width
     from acpcbot.eventloop import run as run_async
@@ -60,8 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.once:
         text = run_async(snapshot_lines(args.mqtt, board, recent, width=width()), uvloop=False)
         show(args, [source.json() for source in board.shown(recent_s=recent)], text)
-        return 0
+        return
     need("rich", "acpcbot watch", "mqtt")
     with contextlib.suppress(KeyboardInterrupt):  # how one leaves the view
         run_async(watch_live(args.mqtt, board, recent), uvloop=False)
-    return 0

@@ -80,7 +80,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> None:
     import functools
     import os
 
@@ -109,4 +109,3 @@ def run(args: argparse.Namespace) -> int:
         play_folder=args.play_dir,
     )
     run_site(site)
-    return 0
