@@ -13,7 +13,8 @@ same seed and states) and records something on the side:
 * :class:`ProbingPlicas` — before each decision, the value of every legal action by rollouts
   on the cards the dealer really dealt (``scripts/plicas_regret.py``);
 * :class:`TimedPlayer` — how long each decision of any player took
-  (``scripts/plicas_latency.py``).
+  (``scripts/plicas_latency.py``, ``scripts/bench_plicas.py``; :func:`timed_match` plays
+  a timed match).
 
 They are diagnostics, not agents of the registry: a script builds them from a PLICAS spec
 (:func:`plicas_config`) and plays them in-process.
@@ -31,6 +32,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from acpcbot import bundled_game
 from acpcbot.actions import Action
 from acpcbot.cards import Card
 from acpcbot.deal import Deal
@@ -45,6 +47,8 @@ from agents.plicas.model import OpponentProfile
 from agents.plicas.reading import Reading
 from agents.plicas.situation import Situation
 from agents.plicas.strength import HandReader
+from agents.registry import create_agent
+from dealer.referee import MatchConfig, Referee, play_in_process
 
 __all__ = [
     "ACTIONS",
@@ -56,6 +60,8 @@ __all__ = [
     "RecordingPlicas",
     "TimedPlayer",
     "plicas_config",
+    "quantile",
+    "timed_match",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -68,8 +74,6 @@ _KINDS = tuple(action.type for action in ACTIONS)
 def plicas_config(spec: str) -> PlicasConfig:
     """The configuration a PLICAS agent spec gives (``plicas:bluff=off``, ``plicas-static``);
     an :class:`~agents.errors.AgentSpecError` for any other spec."""
-    from agents.registry import create_agent
-
     agent = create_agent(spec)
     if not isinstance(agent, Plicas):
         raise AgentSpecError(f"{spec!r} is not a PLICAS agent")
@@ -288,3 +292,27 @@ class TimedPlayer:
 
     def end_hand(self, result: HandResult) -> None:
         self.inner.end_hand(result)
+
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""The clocks a decision is timed with: the wall clock (what a dealer's time limit sees) or
+the thread's CPU time (what the decision costs, without a busy machine's waits)."""
+
+
+def timed_match(
+    spec: str, opponent: str, hands: int, seed: int, clock: str = "wall"
+) -> list[tuple[int, float]]:
+    """(round, seconds) of every decision of the agent ``spec`` over an in-process match of
+    ``hands`` hands against ``opponent``, timed with the clock named ``clock``
+    (:data:`CLOCKS`)."""
+    game = bundled_game()
+    config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
+    agent = TimedPlayer(create_agent(spec, seed), CLOCKS[clock])
+    play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
+    return agent.times
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (the value at that rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

@@ -17,30 +17,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Callable
 
-from acpcbot import bundled_game
-from agents.registry import create_agent
-from dealer.referee import MatchConfig, Referee, play_in_process
-from plicas_instruments import TimedPlayer
-
-CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
-
-
-def timed_match(
-    spec: str, opponent: str, hands: int, seed: int, clock: str = "wall"
-) -> list[tuple[int, float]]:
-    game = bundled_game()
-    config = MatchConfig("latency", game, "latency.game", hands, seed, ("a", "b"))
-    agent = TimedPlayer(create_agent(spec, seed), CLOCKS[clock])
-    play_in_process(Referee(config), [agent, create_agent(opponent, seed + 1)])
-    return agent.times
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+from plicas_instruments import CLOCKS, quantile, timed_match
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,13 +38,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from acpcbot.actions import ActionType
+from acpcbot.actions import CALL, FOLD, RAISE, ActionType
 from acpcbot.errors import UnsupportedGameError
 from acpcbot.game import Game
 from acpcbot.rules import HandState
 
 ACTION_ORDER: tuple[ActionType, ...] = (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)
 """Column order of every per-action array: fold, call, raise."""
+_STEPS = (FOLD, CALL, RAISE)
 
 
 class TableColumn(enum.IntEnum):
@@ -129,6 +130,37 @@ class BettingTree:
         table = np.column_stack(columns)
         fits = np.int16 if max(self.num_nodes, int(self.spent.max())) <= 2**15 - 1 else np.int32
         return np.ascontiguousarray(table.astype(fits))
+
+    @functools.cached_property
+    def parent(self) -> npt.NDArray[np.int32]:
+        """Each node's parent (``-1`` at the root)."""
+        parent = np.full(self.num_nodes, -1, dtype=np.int32)
+        nodes, _ = np.nonzero(self.children >= 0)
+        parent[self.children[self.children >= 0]] = nodes
+        return parent
+
+    @functools.cached_property
+    def _states(self) -> dict[int, HandState]:
+        return {}
+
+    def state(self, node: int) -> HandState:
+        """The rules' state at ``node`` (at a chance node, the next round's before its first
+        action), stepped to from the root through :meth:`HandState.child` the first time it
+        is asked for and kept: for a walk of the arrays that asks what depends on the betting
+        (an opponent model keyed by it). Shared: never change it."""
+        known = self._states.get(node)
+        if known is not None:
+            return known
+        parent = int(self.parent[node])
+        if parent < 0:
+            state = HandState(self.game)
+        elif self.kind[parent] == NodeKind.CHANCE:
+            state = self.state(parent)
+        else:
+            column = int(np.flatnonzero(self.children[parent] == node)[0])
+            state = self.state(parent).child(_STEPS[column])
+        self._states[node] = state
+        return state
 
     @property
     def num_nodes(self) -> int:

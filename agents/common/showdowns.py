@@ -59,7 +59,8 @@ def showdown_equities(
 @lru_cache(maxsize=8)
 def _preflop(own: tuple[Card, ...]) -> FloatArray:
     row = class_equity_matrix()[class_of(own[0], own[1])]
-    dead = np.isin(COMBO_CARDS, np.array(own)).any(axis=1)
+    cards = COMBO_CARDS
+    dead = ((cards == own[0]) | (cards == own[1])).any(axis=1)  # (np.isin takes twice as long)
     equity: FloatArray = np.where(dead, 0.0, np.asarray(row[COMBO_CLASS], dtype=np.float64))
     equity.setflags(write=False)
     return equity

@@ -97,6 +97,8 @@ def _prior() -> FloatArray:
 
 
 PRIOR = _prior()
+_NO_DEPARTURE = np.zeros((0, 3))
+_NO_DEPARTURE.setflags(write=False)  # typed as the fitted rows are: one compiled kernel
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,7 @@ class ActionModel:
         """Counts are stored through it (times its scale)."""
         self.memory.register(self)
         self.strengths = tuple(strengths)
+        self._strengths = np.array(self.strengths, dtype=np.float64)
         local = prior.local_row if prior is not None else None
         coarse = prior.coarse_row if prior is not None else None
         self.levels = (_Level(None), _Level(COARSE), _Level(COARSE, local), _Level(COARSE, coarse))
@@ -221,32 +224,30 @@ class ActionModel:
         known = self._known.get(full)
         if known is not None:
             return known
-        inverse = 1.0 / self.scale
+        # numba: compiled before the match (PLICAS's rehearsal), loaded when first used
+        from agents.plicas.kernels import smoothed_probabilities
+
         facing = int(hand.amount_to_call() > 0)
         usual = self.levels[3].priors[coarse]
-        probs = PRIOR[facing] if usual is None else usual
-        for level, row in ((3, coarse), (2, local), (1, full)):
-            departure = self.levels[level].priors[row] if level == 2 else None
-            if departure is not None and usual is not None:
-                # the field's play at this history, relative to its play in the coarse
-                # context, applied to what is known of this opponent there
-                ratio = np.divide(departure, usual, out=np.ones_like(usual), where=usual > 0)
-                moved = probs * ratio
-                total = moved.sum(axis=-1, keepdims=True)
-                probs = np.divide(moved, total, out=probs.copy(), where=total > 0)
-            seen = self.levels[level].counts[row] * inverse
-            k = self.strengths[level]
-            probs = (seen + k * probs) / (seen.sum(axis=-1, keepdims=True) + k)
-        probs = probs[coarse_map(hand.round)]
-        seen = self.levels[0].counts[full] * inverse
-        k = self.strengths[0]
-        probs = (seen + k * probs) / (seen.sum(axis=-1, keepdims=True) + k)
-        if not hand.can_fold():
-            probs[:, 0] = 0.0
-        if not hand.can_raise():
-            probs[:, 2] = 0.0
-        total = probs.sum(axis=-1, keepdims=True)
-        normalised: FloatArray = probs / total
+        # the field's play at the local history, relative to its play in the coarse
+        # context, is applied to what is known of this opponent there (none: no rows)
+        departure = self.levels[2].priors[local]
+        if departure is None or usual is None:
+            departure = _NO_DEPARTURE
+        normalised: FloatArray = np.empty((fine_count(hand.round), 3))
+        smoothed_probabilities(
+            PRIOR[facing] if usual is None else usual,
+            departure,
+            self.levels[3].counts[coarse],
+            self.levels[2].counts[local],
+            self.levels[1].counts[full],
+            self.levels[0].counts[full],
+            coarse_map(hand.round),
+            1.0 / self.scale,
+            self._strengths,
+            np.array((hand.can_fold(), True, hand.can_raise())),
+            normalised,
+        )
         normalised.setflags(write=False)
         self._known[full] = normalised
         return normalised

@@ -28,6 +28,7 @@ PYTHON = sorted(path.stem for path in SCRIPTS.glob("*.py") if path.stem not in L
 SHELL = sorted(path.name for path in SCRIPTS.iterdir() if path.suffix == "" and path.is_file())
 
 IN_PROCESS = {
+    "bench_plicas",
     "build_action_prior",
     "build_flop_squares",
     "build_tables",
@@ -180,6 +181,15 @@ def test_plicas_latency(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--hands", "5", "--baseline", "always-call", "--clock", "cpu"]
     assert script_main("plicas_latency")(argv) == 0
     assert "median ratio plicas / always-call" in capsys.readouterr().out
+
+
+def test_bench_plicas(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--hands", "5", "--match-hands", "5", "--runs", "1", "--baseline", "always-call"]
+    assert script_main("bench_plicas")([*argv, "--match-opponent", "example"]) == 0
+    shown = capsys.readouterr().out
+    assert "median ratio plicas / always-call" in shown
+    assert "hands/s ratio plicas / always-call (wall)" in shown
+    assert "./dev.sh match (plicas example --hands 30,000)" in shown
 
 
 def test_loki2_latency(capsys: pytest.CaptureFixture[str]) -> None:

@@ -96,3 +96,23 @@ def test_building_the_tree_leaves_no_garbage_for_the_collector(limit_game: Game)
     gc.collect()
     BettingTree.build(limit_game)
     assert gc.collect() < 100
+
+
+def test_the_state_at_a_node_is_the_rules_state_there(tree: BettingTree) -> None:
+    for node in range(0, tree.num_nodes, 7):  # a spread over every kind and round
+        state = tree.state(node)
+        assert state is tree.state(node)  # kept
+        if tree.kind[node] == NodeKind.CHANCE:  # the next round's, before its first action
+            assert state.betting_text() == tree.betting[tree.children[node, 0]]
+            assert state.round == tree.round[node]
+        else:
+            assert state.betting_text() == tree.betting[node]
+        assert list(state.spent) == tree.spent[node].tolist()
+        if tree.kind[node] == NodeKind.DECISION:
+            assert state.current_player == tree.player[node]
+    assert tree.parent[0] == -1
+    assert all(
+        tree.parent[tree.children[n, 1]] == n
+        for n in range(0, tree.num_nodes, 97)
+        if tree.children[n, 1] >= 0
+    )
