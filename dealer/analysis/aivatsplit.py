@@ -50,11 +50,11 @@ One duplicate pair of one hand each, A's probabilities recorded, B's not:
 >>> split = split_aivat([read_log(first), read_log(second)], game, "A")
 >>> for row in split.rows(Grouping.ROUND):
 ...     print(f"{round_name(game, row.round):8} {row.step.value:7} {row.net.mbb_per_game:+7.1f}")
-flop     action  -1466.3
-turn     action   -255.3
-preflop  action   -240.3
-turn     cards     +91.8
-flop     cards     +47.8
+flop     action  -1843.4
+turn     action   -165.2
+preflop  action   -139.2
+flop     cards    +129.2
+turn     cards     +65.0
          deal       -0.0
          end        +0.0
 >>> round(split.total(Grouping.CONTEXT), 6) == round(split.estimate.mbb_per_game, 6)

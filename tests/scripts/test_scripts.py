@@ -148,9 +148,20 @@ def test_build_action_prior(tmp_path: Path) -> None:
 def test_fit_aivat_value(match: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "aivatvalue.py"
     assert script_main("fit_aivat_value")([str(match), "--out", str(out)]) == 0
-    assert "(fitted): CI ratio" in capsys.readouterr().out
+    assert "(fitted: example vs always-call, seed 3, 60 pairs): CI ratio" in capsys.readouterr().out
     namespace = runpy.run_path(str(out))
     assert len(namespace["COEFFICIENTS"]) == 4  # a round each
+    assert namespace["FITTED_ON"] == ("example vs always-call, seed 3, 60 pairs",)
+    assert sorted(namespace["FITTED_FOR"]) == ["always-call", "example"]
+
+
+def test_fit_aivat_value_refuses_the_test_set(tmp_path: Path) -> None:
+    folder = tmp_path / "plicas-vs-dpp"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps({"agents": ["plicas", "dpp"], "seed": 1}))
+    with pytest.raises(SystemExit, match="a match of dpp, the test set"):
+        script_main("fit_aivat_value")([str(folder), "--out", str(tmp_path / "table.py")])
+    assert not (tmp_path / "table.py").exists()
 
 
 # -- matches played here --------------------------------------------------------------------

@@ -163,7 +163,8 @@ def test_fitting_the_term(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert "(fitted): CI ratio" in done.stdout and "(held out): CI ratio" in done.stdout
+    assert "(fitted: example vs dpp-coarse, seed 1, 150 pairs): CI ratio" in done.stdout
+    assert "(held out: example vs dpp-coarse, seed 2, 150 pairs): CI ratio" in done.stdout
     space: dict[str, object] = {}
     exec(table.read_text(), space)
     coefficients = np.array(space["COEFFICIENTS"])
