@@ -24,10 +24,13 @@ from plicas_instruments import (
 )
 
 HANDS = 40
+PROBED_HANDS = 12
+"""Enough for the probing PLICAS: every decision copies both players and plays the hand out
+(the slow part), and a rollout that touched a real player would change the very next draw."""
 
 
-def log_of(player: Player, opponent: str, seed: int = 5) -> tuple[Referee, str]:
-    config = MatchConfig("i", bundled_game(), LIMIT_HOLDEM, HANDS, seed, ("p", "o"))
+def log_of(player: Player, opponent: str, seed: int = 5, hands: int = HANDS) -> tuple[Referee, str]:
+    config = MatchConfig("i", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
     referee = Referee(config)
     if isinstance(player, ProbingPlicas):
         player.deals = referee
@@ -57,9 +60,9 @@ def test_recording_plays_as_plicas_and_records_every_postflop_decision() -> None
 
 @pytest.mark.slow
 def test_probing_plays_as_plicas_and_values_each_legal_action() -> None:
-    _, plain = log_of(Plicas(1), "always-raise")
+    _, plain = log_of(Plicas(1), "always-raise", hands=PROBED_HANDS)
     probing = ProbingPlicas(1, PlicasConfig(), rollouts=1)
-    _, probed = log_of(probing, "always-raise")
+    _, probed = log_of(probing, "always-raise", hands=PROBED_HANDS)
     assert probed == plain  # the rollouts never touch the real players
     assert probing.decisions
     for d in probing.decisions:
