@@ -15,7 +15,7 @@ longer request against dpp, playing while her "My matches" is taken. Writes
 Needs the ``browser`` extra (Playwright; ``./dev.sh extras browser``).
 
     python scripts/web_screenshots.py [--only web|serve] [--out docs] [--hands 300]
-                                      [--chromium PATH]
+                                      [--points 12] [--chromium PATH]
 """
 
 from __future__ import annotations
@@ -48,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("web", "serve"), help="one command's pictures")
     parser.add_argument(
         "--hands", type=int, default=300, help="hands per half of the replayed match (300)"
+    )
+    parser.add_argument(
+        "--points",
+        type=int,
+        default=12,
+        help="points of the live curve (a second each) before its picture is taken (12)",
     )
     parser.add_argument(
         "--chromium",
@@ -144,7 +150,7 @@ def _web_pictures(args: argparse.Namespace) -> list[Path]:
             processes.append(match)
             with sync_playwright() as playwright:
                 browser, page = _browser_page(playwright, args.chromium)
-                _live(page, url, args.out / "web-live.png")
+                _live(page, url, args.out / "web-live.png", args.points)
                 _replay(page, url, folder, args.out / "web-replay.png")
                 _play(page, url, args.out / "web-play.png")
                 browser.close()
@@ -263,14 +269,14 @@ def _mine(page: Page, url: str, secret: str, path: Path) -> None:
     page.screenshot(path=str(path), full_page=True)
 
 
-def _live(page: Page, url: str, path: Path) -> None:
+def _live(page: Page, url: str, path: Path, points: int) -> None:
     page.goto(f"{url}#live")
     row = page.locator('#live-sources tbody tr[data-key^="mqtt:match/"]')
     row.wait_for(timeout=60_000)
     row.click()
     # (Minutes, not seconds: on a loaded machine the match plays a few hands a second.)
     deadline = time.monotonic() + 300
-    while int(page.locator("#live-chart").get_attribute("data-points") or 0) < 12:
+    while int(page.locator("#live-chart").get_attribute("data-points") or 0) < points:
         assert time.monotonic() < deadline, "the curve did not grow"
         time.sleep(0.2)
     page.screenshot(path=str(path), full_page=True)

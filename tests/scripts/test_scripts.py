@@ -318,7 +318,8 @@ def test_load_server(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 def test_web_screenshots(tmp_path: Path) -> None:
-    done = run_script("web_screenshots", "--only", "web", "--out", str(tmp_path), "--hands", "20")
+    args = ("--only", "web", "--out", str(tmp_path), "--hands", "20", "--points", "2")
+    done = run_script("web_screenshots", *args)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "web-live.png",
