@@ -30,6 +30,7 @@ NUM_COMBOS = 1326
 NUM_CLASSES = 169
 
 __all__ = [
+    "COMBOS_WITH_CARD",
     "COMBO_CARDS",
     "COMBO_CLASS",
     "NUM_CLASSES",
@@ -155,6 +156,17 @@ COMBO_CARDS = np.array(COMBO_PAIRS, dtype=np.int64)
 """``(1326, 2)`` array of the cards of every combo."""
 CLASS_SIZES = np.bincount(COMBO_CLASS, minlength=NUM_CLASSES)
 """Number of combos in every class."""
+
+
+def _combos_with_card() -> npt.NDArray[np.int64]:
+    first, second = COMBO_CARDS.T
+    table = np.array([np.flatnonzero((first == c) | (second == c)) for c in range(NUM_CARDS)])
+    table.setflags(write=False)
+    return table
+
+
+COMBOS_WITH_CARD = _combos_with_card()
+"""``[card]``: the 51 combos that hold that card."""
 
 
 SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)

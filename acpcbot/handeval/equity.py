@@ -37,7 +37,7 @@ import numpy.typing as npt
 from acpcbot.cards import NUM_CARDS, Card, cards_text, parse_cards, repeated_cards, shown_cards
 from acpcbot.errors import CardError
 from acpcbot.handeval import rank_hand
-from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS
+from acpcbot.handeval.combos import COMBO_CARDS, COMBOS_WITH_CARD, NUM_COMBOS
 from acpcbot.handeval.enumeration import board_counts, range_counts
 from acpcbot.handeval.montecarlo import sample_counts, sample_more, sample_stream
 from acpcbot.handeval.strength import AHEAD, BEHIND, TIED, runout_statistics
@@ -114,8 +114,9 @@ def _weights(
         table = np.array(weights, dtype=np.float64)
         if table.shape != (NUM_COMBOS,) or not np.isfinite(table).all() or (table < 0).any():
             raise ValueError("weights need 1326 finite non-negative numbers, one per combo")
-    dead = np.isin(COMBO_CARDS, known).any(axis=1)
-    table = np.where(dead, 0.0, table)
+    # (each known card's combos by a table: np.isin over every combo cost the field's agents
+    # a large share of each decision)
+    table[COMBOS_WITH_CARD[known].ravel()] = 0.0
     if not table.any():
         raise ValueError("the opponent's range holds no combo that can still be dealt")
     return table

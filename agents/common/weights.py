@@ -46,8 +46,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from acpcbot.cards import NUM_CARDS, Card
-from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, NUM_COMBOS
+from acpcbot.cards import Card
+from acpcbot.handeval.combos import COMBO_CARDS, COMBO_CLASS, COMBOS_WITH_CARD, NUM_COMBOS
 from acpcbot.handeval.evaluator import rank5, rank6, rank7
 from acpcbot.handeval.jitcache import cache_enabled
 from agents.common.tables import preflop_equity
@@ -70,17 +70,6 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-def _combos_with_card() -> IntArray:
-    first, second = np.asarray(COMBO_CARDS).T
-    table = np.array([np.flatnonzero((first == c) | (second == c)) for c in range(NUM_CARDS)])
-    table.setflags(write=False)
-    return table
-
-
-COMBOS_WITH_CARD = _combos_with_card()
-"""``[card]``: the 51 combos that hold that card."""
 
 
 class WeightTable:
