@@ -348,7 +348,9 @@ def _hostile_logs(tmp_path: Path) -> dict[str, bytes]:
     }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 60 pairs a run: each costs two whole commands (their parser built each time), and the
+# single damaged logs have their own properties in tests/dealer/analysis.
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_logs(), damaged_logs(), st.sampled_from([[], ["--json"], ["--side-by-side"]]))
 def test_damaged_pairs_give_results_or_one_line_errors(
     first: bytes, second: bytes, options: list[str]

@@ -13,10 +13,11 @@ from tests.agents.matches import write_log
 
 @pytest.fixture(scope="session")
 def field_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """400 hands of tight-aggressive against loose-aggressive."""
+    """200 hands of tight-aggressive against loose-aggressive (their bets tell, significantly,
+    already)."""
     players = [create_agent("tight-aggressive", 1), create_agent("loose-aggressive", 2)]
     path = tmp_path_factory.mktemp("infogain") / "field.log"
-    return write_log(path, bundled_game(), players, 400, seed=1)
+    return write_log(path, bundled_game(), players, 200, seed=1)
 
 
 @pytest.fixture(scope="session")

@@ -92,10 +92,11 @@ def test_showdowns_alone_would_say_it_always_raises() -> None:
 def test_it_forgets_a_style_it_stopped_playing() -> None:
     rng = random.Random(3)
     everything = set(range(169))
-    forgetting, remembering = ActionModel(Memory(500)), ActionModel()
+    # The new style lasts four memory spans (1,000 openings against a memory of 250).
+    forgetting, remembering = ActionModel(Memory(250)), ActionModel()
     for model in (forgetting, remembering):
-        play_openings(model, 3000, rng, everything, shown_share=0.3)  # raises every hand
-        play_openings(model, 2000, rng, STRONG, shown_share=0.3)  # then only the best
+        play_openings(model, 1500, rng, everything, shown_share=0.3)  # raises every hand
+        play_openings(model, 1000, rng, STRONG, shown_share=0.3)  # then only the best
     truth = sum(CLASS_SIZES[k] for k in STRONG) / NUM_COMBOS
     assert raise_rate(forgetting) == pytest.approx(truth, abs=0.03)
     assert raise_rate(remembering) > truth + 0.3  # still half the raise-everything style

@@ -32,7 +32,7 @@ def play(opponent: str, hands: int, seed: int = 3, options: str = "") -> Plicas:
 
 
 def test_the_model_sees_a_maniacs_aggression() -> None:
-    agent = play("always-raise", 150)
+    agent = play("always-raise", 100)
     profile = agent.model.profile()
     assert all(a > 0.9 for a in profile.aggression)
     assert profile.range > 0.9  # it never folds preflop
@@ -42,8 +42,8 @@ def test_the_model_sees_a_maniacs_aggression() -> None:
 
 
 def test_dprc_tightens_against_a_tight_opponent_and_widens_against_a_loose_one() -> None:
-    tight = play("tight-passive", 150)
-    loose = play("loose-passive", 150)
+    tight = play("tight-passive", 100)
+    loose = play("loose-passive", 100)
     r_tight, r_loose = tight.current_range(), loose.current_range()
     assert tight.model.range < 0.5 < 0.75 < loose.model.range
     assert r_tight < 0.5 < 0.75 < r_loose
@@ -80,7 +80,7 @@ class CountingPlicas(Plicas):
         return action
 
 
-def postflop_aggression(opponent: str, options: str, hands: int = 200, seed: int = 5) -> float:
+def postflop_aggression(opponent: str, options: str, hands: int = 100, seed: int = 5) -> float:
     config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, hands, seed, ("p", "o"))
     key, value = options.split("=")
     # the exploitation unit off: its best response would blur the one unit measured here;
@@ -131,7 +131,7 @@ def test_the_river_search_bets_into_a_calling_station_for_value_only() -> None:
     # and the model keeps a few of the prior's folds (a hand that ties most of the range,
     # on a board that plays itself, gains half the pot from each), so the edge is blurred
     # by up to MIX_WIDTH of share either side.
-    config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 300, 7, ("p", "o"))
+    config = MatchConfig("behaviour", bundled_game(), LIMIT_HOLDEM, 200, 7, ("p", "o"))
     options = {"river-search": "on", "exploit": "off", "fitted-prior": "off"}
     agent = RiverPlicas(7, DYNAMIC.with_options(options))
     play_in_process(Referee(config), [agent, create_agent("always-call", 8)])

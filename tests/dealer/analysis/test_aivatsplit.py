@@ -116,7 +116,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     against dpp-coarse (its strategy known anywhere: the value function looks ahead)."""
     out = tmp_path_factory.mktemp("split") / "match"
     agents = entrant("kendall-learner"), entrant("dpp-coarse")
-    run_match(MatchRequest(*agents, hands=300, seed=5, out=out, aivat=True, jobs=1))
+    run_match(MatchRequest(*agents, hands=120, seed=5, out=out, aivat=True, jobs=1))
     return out
 
 
