@@ -25,10 +25,11 @@ import random
 
 from acpcbot.actions import Action
 from acpcbot.game import Game
-from acpcbot.player import BettingView, HandResult, MatchInfo
+from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from agents.base import Agent
 from agents.common.handloop import play_hand, random_deal
+from agents.delegating import Delegating
 from agents.registry import create_agent
 from agents.simple import ExamplePlayer
 
@@ -58,27 +59,19 @@ def fingerprint(spec: str, game: Game, hands: int = PROBE_HANDS) -> str:
     return hashlib.sha256("\n".join(probed.decisions).encode()).hexdigest()[:16]
 
 
-class _Recorded(Agent):
+class _Recorded(Delegating):
     """An agent, played through, with each of its decisions written down."""
 
     name = "fingerprinted"
 
     def __init__(self, inner: Agent) -> None:
-        super().__init__(inner.seed)
-        self.inner = inner
+        super().__init__(inner.seed, [inner])
         self.decisions: list[str] = []
 
-    def begin_match(self, info: MatchInfo) -> None:
-        super().begin_match(info)
-        self.inner.begin_match(info)
-
-    def observe(self, state: MatchState, betting: BettingView) -> None:
-        self.inner.observe(state, betting)
-
     def act(self, state: MatchState, betting: BettingView) -> Action:
-        self.inner.last_triple = None
-        action = self.inner.act(state, betting)
-        said = self.inner.last_triple
+        self.playing.last_triple = None  # (an agent that says nothing leaves nothing stale)
+        action = self.delegate(state, betting)
+        said = self.last_triple
         drawn = (
             "-"
             if said is None
@@ -86,6 +79,3 @@ class _Recorded(Agent):
         )
         self.decisions.append(f"{state.hand_number} {action} {drawn}")
         return action
-
-    def end_hand(self, result: HandResult) -> None:
-        self.inner.end_hand(result)
