@@ -177,6 +177,9 @@ async def _user(
         # start on the user's next logon: their lines name their own tag, not this one's.
         while line := await client.stdout.readline():
             text = line.decode(errors="replace")
+            # The bot writes to the same standard output as its client: a line of its own
+            # without its end can come before the server's line on the same line.
+            text = text[text.find("# ") :] if "# " in text else text
             words = text.split()
             now = time.monotonic()
             if text.startswith(f"# QUEUED {job} "):
