@@ -59,6 +59,7 @@ __all__ = [
     "rank_hand",
     "value_of_key",
     "value_with",
+    "value_without_flush",
 ]
 
 TABLES_SHA256 = "f4590e36acbb0de5274f7ff02da8317f31299b89b7916727707ca5ef456415c2"
@@ -101,6 +102,14 @@ def value_of_key(key: int, bits: int) -> int:
     cards) and the OR of :data:`CARD_BIT` of its cards. For loops that add cards one by one."""
     if key & SPECIAL_BITS:
         return _slow_value(key, bits)
+    return _plain_value(key)
+
+
+@njit(cache=CACHE, inline="always")
+def value_without_flush(key: int) -> int:
+    """:func:`value_of_key` of a key whose suits hold no flush, read from its two rank fields
+    alone: the same for every hand of the same ranks, whatever its suits (kernels that value
+    many holdings on one board value each pair of ranks once)."""
     return _plain_value(key)
 
 

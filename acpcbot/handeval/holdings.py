@@ -39,7 +39,13 @@ from numba import njit
 from acpcbot.cards import Card
 from acpcbot.handeval.combos import COMBO_CARDS, NUM_COMBOS, PERMUTED_COMBOS, canonical_board
 from acpcbot.handeval.enumeration import deck_without
-from acpcbot.handeval.evaluator import CARD_BIT, CARD_KEY, cards_state, value_of_key
+from acpcbot.handeval.evaluator import (
+    CARD_BIT,
+    CARD_KEY,
+    cards_state,
+    value_of_key,
+    value_without_flush,
+)
 from acpcbot.handeval.jitcache import cache_enabled
 
 CACHE = cache_enabled(__file__)
@@ -148,6 +154,73 @@ def _on_full_board(  # noqa: PLR0917  (numba kernels take positional arguments)
     return count
 
 
+_PAIRS = 13 * 13
+"""Rank pairs of a holding, ``13 * low card's rank + high card's rank`` (its cards in
+:data:`~acpcbot.handeval.combos.COMBO_CARDS`' order)."""
+
+
+@njit(cache=CACHE)
+def _pair_keys() -> IntArray:
+    """Per rank pair, the key of two cards of those ranks: its rank fields are those of any
+    holding of that pair (the suit counters, which these kernels never read from it, are
+    not)."""
+    keys = np.empty(_PAIRS, np.int64)
+    for low in range(13):
+        for high in range(13):
+            keys[low * 13 + high] = CARD_KEY[4 * low] + CARD_KEY[4 * high + 1]
+    return keys
+
+
+@njit(cache=CACHE)
+def _by_suit(holding_cards: IntArray, board: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The holdings (places in ``holding_cards``) that hold two cards of a suit, a row per
+    suit, then those that hold one (-1 pads the rows), and the board's cards per suit."""
+    live = len(holding_cards)
+    suited = np.full((4, live), -1, np.int64)
+    single = np.full((4, live), -1, np.int64)
+    n_suited = np.zeros(4, np.int64)
+    n_single = np.zeros(4, np.int64)
+    for n in range(live):
+        c, d = holding_cards[n, 0] % 4, holding_cards[n, 1] % 4
+        if c == d:
+            suited[c, n_suited[c]] = n
+            n_suited[c] += 1
+        else:
+            for suit in (c, d):
+                single[suit, n_single[suit]] = n
+                n_single[suit] += 1
+    board_suits = np.zeros(4, np.int64)
+    for card in board:
+        board_suits[card % 4] += 1
+    return suited, single, board_suits
+
+
+@njit(cache=CACHE)
+def _own_values(  # noqa: PLR0917  (numba kernels take positional arguments)
+    holdings: IntArray,
+    runout: tuple[int, int, int, int],
+    live_cards: tuple[IntArray, IntArray, IntArray],
+    pair: IntArray,
+    pair_won: IntArray,
+    pair_tied: IntArray,
+    won: IntArray,
+    tied: IntArray,
+) -> None:
+    """The ``holdings`` (up to the first -1) that share no card with the runout (``runout``:
+    the full board's key, bits and mask and our value there) valued one by one: each one's
+    outcome replaces its pair's in ``won`` and ``tied``."""
+    k, b, m, value = runout
+    key, bits, mask = live_cards
+    for n in holdings:
+        if n < 0:
+            break
+        if mask[n] & m:
+            continue
+        other = value_of_key(k + key[n], b | bits[n])
+        won[n] += (value > other) - pair_won[pair[n]]
+        tied[n] += (value == other) - pair_tied[pair[n]]
+
+
 @njit(cache=CACHE)
 def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arguments)
     h0: int,
@@ -159,29 +232,88 @@ def _hand_against_holdings(  # noqa: PLR0917  (numba kernels take positional arg
     played: FloatArray,
     stride: int,
 ) -> None:
+    """Counts every runout of ``board`` (every ``stride``-th) against each live holding, as
+    a loop over runouts and holdings would, with one evaluation per runout and *rank pair*
+    instead of per holding.
+
+    Without a flush a hand's value is read from the rank fields of its key alone, so every
+    holding of a rank pair has the same value on a runout: the 169 pairs are valued and the
+    outcomes (won, tied) summed per pair over all runouts, and a holding's counts are its
+    pair's sums less those of the runouts that hold one of its cards (and plus the runout
+    that holds both, counted out twice). The holdings that make a flush on a runout — those
+    with enough cards of a suit that the full board holds three or more of — are valued
+    one by one there, their pair's outcome replaced by their own. The counts are integers:
+    the same as the loop's, a fifth of its time on a flop without a flush draw."""
     used, board_key, board_bits = cards_state(board)
     mine = (1 << h0) | (1 << h1)
     index, key, bits, mask = _live(used | mine, combo_cards)
+    live = len(index)
+    holding_cards = combo_cards[index]
     my_key = CARD_KEY[h0] + CARD_KEY[h1]
     my_bits = CARD_BIT[h0] | CARD_BIT[h1]
     runouts = _runouts(deck_without(used | mine), 5 - len(board))
-    won = np.zeros(len(index), np.int64)
-    tied = np.zeros(len(index), np.int64)
-    seen = np.zeros(len(index), np.int64)
+    pair_keys = _pair_keys()
+    pair = np.empty(live, np.int64)
+    place = np.full(52 * 52, -1, np.int64)  # a holding's place among the live, by its cards
+    for n in range(live):
+        c, d = holding_cards[n, 0], holding_cards[n, 1]
+        pair[n] = (c // 4) * 13 + d // 4
+        place[c * 52 + d] = n
+    suited, single, board_suits = _by_suit(holding_cards, board)
+    every = np.arange(live)
+    live_cards = (key, bits, mask)
+    pair_won = np.empty(_PAIRS, np.int64)  # on one runout
+    pair_tied = np.empty(_PAIRS, np.int64)
+    won_all = np.zeros(_PAIRS, np.int64)  # over all runouts ...
+    tied_all = np.zeros(_PAIRS, np.int64)
+    won_with = np.zeros((52, _PAIRS), np.int64)  # ... and over those that hold a card
+    tied_with = np.zeros((52, _PAIRS), np.int64)
+    runs_with = np.zeros(52, np.int64)
+    won = np.zeros(live, np.int64)  # the corrections, per holding
+    tied = np.zeros(live, np.int64)
+    seen = np.zeros(live, np.int64)
+    runs = 0
     for r in range(0, len(runouts), stride):
-        k, b, m = _full_board(board_key, board_bits, runouts[r])
+        runout = runouts[r]
+        k, b, m = _full_board(board_key, board_bits, runout)
         value = value_of_key(k + my_key, b | my_bits)
-        for n in range(len(index)):
-            if mask[n] & m:
+        for p in range(_PAIRS):
+            other = value_without_flush(k + pair_keys[p])
+            pair_won[p] = value > other
+            pair_tied[p] = value == other
+            won_all[p] += pair_won[p]
+            tied_all[p] += pair_tied[p]
+        runs += 1
+        for card in runout:
+            runs_with[card] += 1
+            for p in range(_PAIRS):
+                won_with[card, p] += pair_won[p]
+                tied_with[card, p] += pair_tied[p]
+        if len(runout) == 2:  # the holding of its two cards, counted out twice above
+            n = place[runout[0] * 52 + runout[1]]
+            if n >= 0:
+                won[n] += pair_won[pair[n]]
+                tied[n] += pair_tied[pair[n]]
+                seen[n] += 1
+        for suit in range(4):  # a flush for the holdings with 5 - count cards of the suit
+            count = board_suits[suit]
+            for card in runout:
+                count += card % 4 == suit
+            if count < 3:
                 continue
-            other = value_of_key(k + key[n], b | bits[n])
-            won[n] += value > other
-            tied[n] += value == other
-            seen[n] += 1
-    for n in range(len(index)):
-        wins[index[n]] = won[n]
-        ties[index[n]] = tied[n]
-        played[index[n]] = seen[n]
+            flushes = (k, b, m, value)
+            if count >= 5:
+                _own_values(every, flushes, live_cards, pair, pair_won, pair_tied, won, tied)
+                continue
+            _own_values(suited[suit], flushes, live_cards, pair, pair_won, pair_tied, won, tied)
+            if count == 4:
+                _own_values(single[suit], flushes, live_cards, pair, pair_won, pair_tied, won, tied)
+    for n in range(live):
+        c, d = holding_cards[n, 0], holding_cards[n, 1]
+        p = pair[n]
+        wins[index[n]] = won[n] + won_all[p] - won_with[c, p] - won_with[d, p]
+        ties[index[n]] = tied[n] + tied_all[p] - tied_with[c, p] - tied_with[d, p]
+        played[index[n]] = seen[n] + runs - runs_with[c] - runs_with[d]
 
 
 class SweepSpace:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
+from acpcbot.cards import parse_cards
 from acpcbot.handeval.combos import COMBO_CARDS, canonical_board
 from acpcbot.handeval.equity import hand_vs_hand, hand_vs_range
+from acpcbot.handeval.evaluator import rank_batch
 from acpcbot.handeval.holdings import (
     _against_random,
     hand_against_holdings,
@@ -46,3 +51,43 @@ def test_a_flop_class_is_kept_and_renamed() -> None:
     kept = holdings_against_random([1, 12, 27])
     counted = _against_random(np.array([1, 12, 27], dtype=np.int64))
     assert all(np.array_equal(a, b) for a, b in zip(kept, counted, strict=True))
+
+
+def _loop_counts(
+    hole: Sequence[int], board: Sequence[int], stride: int
+) -> tuple[npt.NDArray[np.float64], ...]:
+    """What a loop over every ``stride``-th runout and every live holding counts, each hand
+    valued on its own (:func:`rank_batch`)."""
+    deck = [c for c in range(52) if c not in board and c not in hole]
+    runouts = list(itertools.combinations(deck, 5 - len(board)))[::stride]
+    wins, ties, played = (np.zeros(len(COMBO_CARDS)) for _ in range(3))
+    mine = rank_batch([[*hole, *board, *runout] for runout in runouts])
+    for k, (c, d) in enumerate(COMBO_CARDS.tolist()):
+        if {c, d} & {*board, *hole}:
+            continue
+        kept = [r for r, runout in enumerate(runouts) if c not in runout and d not in runout]
+        theirs = rank_batch([[c, d, *board, *runouts[r]] for r in kept])
+        wins[k] = int((mine[kept] > theirs).sum())
+        ties[k] = int((mine[kept] == theirs).sum())
+        played[k] = len(kept)
+    return wins, ties, played
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "stride"),
+    [
+        ("KsQd", "Ah7d2c", 4),  # rainbow: no holding makes a flush without both runout cards
+        ("KsQd", "Ah7h2c", 4),  # two-tone: the suited holdings' flushes
+        ("Ts9c", "8s7s2s", 3),  # monotone: one card of the suit makes one, or none on the board
+        ("AhKc", "2h3h4h5d", 1),  # the turn
+        ("AhKc", "2h3h4h5h9c", 1),  # a flush on the board
+    ],
+)
+def test_against_every_holding_counts_what_a_loop_counts(
+    hole: str, board: str, stride: int
+) -> None:
+    """The counts per rank pair, with the flushes valued one by one, are a loop's exactly."""
+    mine, cards = parse_cards(hole), parse_cards(board)
+    counted = hand_against_holdings(mine, cards, stride)
+    looped = _loop_counts(mine, cards, stride)
+    assert all(np.array_equal(a, b) for a, b in zip(counted, looped, strict=True))
