@@ -9,10 +9,13 @@ and tied and how many were played; holdings that meet a known card get zeros.
 * :func:`holdings_against_random` — each holding against a uniformly random opponent
   holding, over every runout: the hand strength of every holding at once (the equity
   against a random hand, as :func:`acpcbot.handeval.equity.hand_vs_range` with ``None``
-  computes it for one). Per full board the live holdings are ordered by value (a counting
-  sort over the 7462 values) and swept once, with per-card counts for card removal. A
-  flop's counts (tens of milliseconds) are kept for its class under renaming suits (1755
-  classes, 19 MB when all are kept): a long match meets every flop class many times.
+  computes it for one). Per full board the holdings are counted by rank pair (every
+  holding of a pair is worth the same unless it makes a flush), with per-rank counts for
+  card removal and the flushes counted one by one; with four cards of a suit on the board,
+  the live holdings are ordered by value (a counting sort over the 7462 values) and swept
+  once, with per-card counts for card removal. A flop's counts (tens of milliseconds) are
+  kept for its class under renaming suits (1755 classes, 19 MB when all are kept): a long
+  match meets every flop class many times.
 * :func:`holdings_squared_strength` — the same sweep keeping each runout's hand strength
   squared: every holding's E[HS²], the usual hand-strength feature of card abstractions
   (a draw's strength varies over the runouts, so it weighs more than its mean).
@@ -479,6 +482,159 @@ def _holdings_against_ranges(  # noqa: PLR0917  (numba kernels take positional a
 
 
 @njit(cache=CACHE)
+def _showdowns_by_pair(  # noqa: PLR0917  (numba kernels take positional arguments)
+    k: int,
+    b: int,
+    m: int,
+    live_cards: tuple[IntArray, IntArray, IntArray, IntArray],
+    on_board: IntArray,
+    wins: IntArray,
+    ties: IntArray,
+) -> int:
+    """:func:`_on_full_board` then :func:`showdown_sweep`, by rank pair: the live
+    holdings that meet no card of the full board (key ``k``, bits ``b``, mask ``m``) in
+    ``on_board``, their wins and ties in ``wins`` and ``ties``; how many. -1 (nothing
+    done) when a suit holds four of its cards.
+
+    Without a flush every holding of a rank pair is worth the same, and the holdings it
+    beats are counted by rank: all those worth less, less those that share a card with it
+    (for each of its cards, the cards of each rank left). With three cards of a suit on the
+    board the holdings of two more make a flush: they are valued one by one, and the counts
+    of the holdings that share a card with them corrected."""
+    key, _, mask, holding_cards = live_cards
+    suits = np.zeros(4, np.int64)
+    left = np.full(13, 4, np.int64)  # the cards of each rank off the board
+    for card in range(52):
+        if (m >> card) & 1:
+            suits[card % 4] += 1
+            left[card // 4] -= 1
+    flush_suit = -1
+    for suit in range(4):
+        if suits[suit] >= 4:
+            return -1
+        if suits[suit] == 3:
+            flush_suit = suit
+    # the value of each pair of ranks without a flush, and its holdings on the board
+    plain = np.empty((13, 13), np.int64)
+    items = _PAIRS + 78
+    item_value = np.empty(items, np.int64)
+    item_count = np.empty(items, np.int64)
+    for x in range(13):
+        for y in range(x, 13):
+            v = value_without_flush(k + CARD_KEY[4 * x] + CARD_KEY[4 * y + 1])
+            plain[x, y] = v
+            plain[y, x] = v
+            item_value[x * 13 + y] = v
+            item_count[x * 13 + y] = left[x] * left[y] if x != y else left[x] * (left[x] - 1) // 2
+            if x != y:  # an empty item: the pair's other order
+                item_value[y * 13 + x] = v
+                item_count[y * 13 + x] = 0
+    # the flushes: holdings of two cards of the suit the board holds three of
+    suited = np.empty(13, np.int64)  # the ranks of that suit off the board
+    n_suited = 0
+    flush = np.zeros((13, 13), np.int64)  # a flush's value and item, by its ranks
+    flush_item = np.zeros((13, 13), np.int64)
+    items = _PAIRS
+    if flush_suit >= 0:
+        for x in range(13):
+            if not (m >> (4 * x + flush_suit)) & 1:
+                suited[n_suited] = x
+                n_suited += 1
+        for i in range(n_suited):
+            x = suited[i]
+            c = 4 * x + flush_suit
+            for j in range(i + 1, n_suited):
+                y = suited[j]
+                d = 4 * y + flush_suit
+                v = value_of_key(k + CARD_KEY[c] + CARD_KEY[d], b | CARD_BIT[c] | CARD_BIT[d])
+                flush[x, y] = v
+                flush[y, x] = v
+                item_count[x * 13 + y] -= 1
+                flush_item[x, y] = items
+                item_value[items] = v
+                item_count[items] = 1
+                items += 1
+    # every item's holdings worth less and as much
+    order = np.argsort(item_value[:items])
+    item_below = np.empty(items, np.int64)
+    item_equal = np.empty(items, np.int64)
+    below = 0
+    first = 0
+    while first < items:
+        last = first
+        v = item_value[order[first]]
+        size = 0
+        while last < items and item_value[order[last]] == v:
+            size += item_count[order[last]]
+            last += 1
+        for j in range(first, last):
+            item_below[order[j]] = below
+            item_equal[order[j]] = size
+        below += size
+        first = last
+    # per card of rank x, with another of rank y: the holdings with that card worth less
+    # than, and as much as, the pair x y (by the other card's rank; flushes corrected)
+    card_below = np.zeros((13, 13), np.int64)
+    card_equal = np.zeros((13, 13), np.int64)
+    for x in range(13):
+        for y in range(13):
+            v = plain[x, y]
+            for z in range(13):
+                count = left[z] - (z == x)
+                card_below[x, y] += count * (plain[x, z] < v)
+                card_equal[x, y] += count * (plain[x, z] == v)
+    suited_below = np.zeros((13, 13), np.int64)  # the suit's card of rank x: what its
+    suited_equal = np.zeros((13, 13), np.int64)  # flushes change in card_below, equal
+    for i in range(n_suited):
+        x = suited[i]
+        for y in range(13):
+            v = plain[x, y]
+            for j in range(n_suited):
+                z = suited[j]
+                if z != x:
+                    suited_below[x, y] += (flush[x, z] < v) - (plain[x, z] < v)
+                    suited_equal[x, y] += (flush[x, z] == v) - (plain[x, z] == v)
+    count = 0
+    for n in range(len(key)):
+        if mask[n] & m:
+            continue
+        c, d = holding_cards[n, 0], holding_cards[n, 1]
+        x, y = c // 4, d // 4
+        c_suited = c % 4 == flush_suit
+        d_suited = d % 4 == flush_suit
+        if c_suited and d_suited:  # a flush: counted on its own
+            v = flush[x, y]
+            item = flush_item[x, y]
+            below = 0
+            equal = 0
+            for card_rank in (x, y):
+                for z in range(13):
+                    count_z = left[z] - (z == card_rank)
+                    below += count_z * (plain[card_rank, z] < v)
+                    equal += count_z * (plain[card_rank, z] == v)
+                for j in range(n_suited):
+                    z = suited[j]
+                    if z != card_rank:
+                        below += (flush[card_rank, z] < v) - (plain[card_rank, z] < v)
+                        equal += (flush[card_rank, z] == v) - (plain[card_rank, z] == v)
+        else:
+            item = x * 13 + y
+            below = card_below[x, y] + card_below[y, x]
+            equal = card_equal[x, y] + card_equal[y, x]
+            if c_suited:
+                below += suited_below[x, y]
+                equal += suited_equal[x, y]
+            elif d_suited:
+                below += suited_below[y, x]
+                equal += suited_equal[y, x]
+        on_board[count] = n
+        wins[count] = item_below[item] - below
+        ties[count] = item_equal[item] - equal + 1
+        count += 1
+    return count
+
+
+@njit(cache=CACHE)
 def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional arguments)
     board: IntArray,
     combo_cards: IntArray,
@@ -507,12 +663,15 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
     board_wins = np.empty(live, np.int64)  # ... and their showdowns there
     board_ties = np.empty(live, np.int64)
     for r in range(len(runouts)):
-        count = _on_full_board(
-            board_key, board_bits, runouts[r], live_cards, on_board, value, cards
-        )
-        showdown_sweep(
-            value, cards, count, board_wins, board_ties, order, start, card_below, card_equal
-        )
+        k, b, m = _full_board(board_key, board_bits, runouts[r])
+        count = _showdowns_by_pair(k, b, used | m, live_cards, on_board, board_wins, board_ties)
+        if count < 0:
+            count = _on_full_board(
+                board_key, board_bits, runouts[r], live_cards, on_board, value, cards
+            )
+            showdown_sweep(
+                value, cards, count, board_wins, board_ties, order, start, card_below, card_equal
+            )
         for i in range(count):
             n = on_board[i]
             won[n] += board_wins[i]

@@ -91,3 +91,30 @@ def test_against_every_holding_counts_what_a_loop_counts(
     counted = hand_against_holdings(mine, cards, stride)
     looped = _loop_counts(mine, cards, stride)
     assert all(np.array_equal(a, b) for a, b in zip(counted, looped, strict=True))
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        "Ah7d2c5s9h",  # no flush
+        "Ah7h2c5s9h",  # three hearts: the suited holdings' flushes, counted one by one
+        "AhAd7c7s2h",  # paired twice: holdings of a pair share cards with many others
+        "Ah7h2h5h9c",  # four hearts: the sweep over every holding
+        "Ah7h2h5h9h",  # a flush on the board
+    ],
+)
+def test_against_random_counts_what_every_pair_of_holdings_gives(board: str) -> None:
+    """On a river board each holding's wins and ties, counted by rank pair, are those of
+    comparing it with every holding that shares no card with it."""
+    cards = parse_cards(board)
+    live = [k for k, pair in enumerate(COMBO_CARDS.tolist()) if not set(pair) & set(cards)]
+    value = rank_batch([[*COMBO_CARDS[k], *cards] for k in live]).astype(np.int64)
+    held = np.zeros((len(live), 52), dtype=bool)
+    held[np.arange(len(live))[:, None], COMBO_CARDS[live]] = True
+    disjoint = ~(held.astype(np.int64) @ held.T.astype(np.int64)).astype(bool)
+    wins, ties, played = holdings_against_random(cards)
+    beats = (value[:, None] > value[None, :]) & disjoint
+    equals = (value[:, None] == value[None, :]) & disjoint
+    assert np.array_equal(wins[live], beats.sum(axis=1))
+    assert np.array_equal(ties[live], equals.sum(axis=1))
+    assert np.array_equal(played[live], np.full(len(live), 990))
