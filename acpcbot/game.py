@@ -48,6 +48,11 @@ class BettingType(enum.Enum):
     NO_LIMIT = "nolimit"
 
 
+_LIMIT = BettingType.LIMIT
+"""A member as a module constant: reading it from the class costs ten times as much, and
+every action of every hand asks (``Game.is_limit``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """An immutable ACPC game definition. Per-player tuples are indexed by position."""
@@ -68,7 +73,7 @@ class Game:
 
     @property
     def is_limit(self) -> bool:
-        return self.betting_type is BettingType.LIMIT
+        return self.betting_type is _LIMIT
 
     def board_start(self, round_: int) -> int:
         """Index of the first board card dealt in ``round_`` (``bcStart``)."""

@@ -74,7 +74,7 @@ class HandState:
         blind = game.blind
         self.spent = list(blind)
         self.max_spent = max_spent = max(blind)
-        if game.betting_type is BettingType.LIMIT:
+        if game.betting_type is _LIMIT:
             self.min_raise_to = 0
         else:
             self.min_raise_to = 2 * max_spent if max_spent else 1
@@ -188,13 +188,15 @@ class HandState:
         if self.finished:
             return None
         game = self.game
-        if self.num_raises >= game.max_raises[self.round]:
+        round_ = self.round
+        if self.num_raises >= game.max_raises[round_]:
             return None
-        if self.num_actions + game.num_players > MAX_ACTIONS_PER_ROUND:
+        # num_actions and num_acting_players(), read directly (a raise of every hand asks).
+        if len(self.actions[round_]) + game.num_players > MAX_ACTIONS_PER_ROUND:
             return None
-        if self.num_acting_players() <= 1:
+        if self._num_acting <= 1:
             return None
-        if game.is_limit:
+        if game.betting_type is _LIMIT:
             return (0, 0)
         stack = game.stack[self.current_player]
         if self.min_raise_to > stack:
@@ -330,9 +332,7 @@ class HandState:
             self._do(action)
             return _CALL_PLAYED
         if (
-            action is RAISE
-            and self.game.betting_type is BettingType.LIMIT
-            and self.raise_bounds() is not None
+            action is RAISE and self.game.betting_type is _LIMIT and self.raise_bounds() is not None
         ):  # a legal limit raise needs no repair (raise_bounds is the legality check)
             self._do(action)
             return _RAISE_PLAYED
@@ -411,7 +411,7 @@ class HandState:
         self.num_raises = 0
         self._num_called = 0
         game = self.game
-        if game.betting_type is not BettingType.LIMIT:
+        if game.betting_type is not _LIMIT:
             self.min_raise_to = max(1, *game.blind) + self.max_spent
 
     # -- outcome ----------------------------------------------------------------------

@@ -48,6 +48,7 @@ from acpcbot.protocol.constants import COMMENT_STARTS, MATCHSTATE_PREFIX, VERSIO
 from acpcbot.rules import HandState
 
 _C_SPACE = " \t\n\v\f\r"
+_COLON = ord(":")
 _ULONG_MAX = 2**64 - 1
 
 
@@ -106,15 +107,29 @@ def read_reply(line: bytes, terminated: bool, request: Request) -> Reply:
     """
     sent = request.sent
     if line.startswith(sent) and line[len(sent) : len(sent) + 1] == b":":
-        rest = line[len(sent) + 1 :]
-        if len(rest) == 1 and request.hand.game.is_limit:
-            simple = _SIMPLE_REPLIES.get(rest[0])
+        if request.hand.game.is_limit:
+            simple = echoed_action(line, sent)
             if simple is not None:
                 return simple
-        return _read_action(rest.decode("latin-1"), request.hand.game)
+        return _read_action(line[len(sent) + 1 :].decode("latin-1"), request.hand.game)
     if line[:1] in COMMENT_STARTS:
         return COMMENT
     return _read_slowly(line.decode("latin-1"), terminated, request)
+
+
+def echoed_action(line: bytes, sent: bytes) -> Reply | None:
+    """The usual reply in a limit game, read at once: ``line`` is the state ``sent`` (as
+    sent, without its line ending), ``:`` and one action letter (aliases included). ``None``
+    for any other line: :func:`read_reply` reads it (and gives this same answer for these).
+
+    >>> echoed_action(b"MATCHSTATE:1:0::|2hAc:k", b"MATCHSTATE:1:0::|2hAc").action
+    Action(type=<ActionType.CALL: 'c'>, size=0)
+    >>> echoed_action(b"MATCHSTATE:1:0::|2hAc:k ", b"MATCHSTATE:1:0::|2hAc") is None
+    True
+    """
+    if len(line) == len(sent) + 2 and line[-2] == _COLON and line.startswith(sent):
+        return _SIMPLE_REPLIES.get(line[-1])
+    return None
 
 
 def read_version(line: bytes) -> tuple[int, int, int] | None:

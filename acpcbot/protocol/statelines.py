@@ -29,16 +29,31 @@ from acpcbot.protocol.cardsfield import CardsLayout
 from acpcbot.protocol.matchstate import PREFIX, format_cards_field
 from acpcbot.rules import HandState
 
+LINE_END = b"\r\n"
+"""What ends every line the reference dealer sends."""
+
 
 class StateLines:
-    """Every position's current ``MATCHSTATE`` line (bytes, no line ending).
+    """Every position's current ``MATCHSTATE`` line (bytes).
 
     ``layout`` and ``full_field`` are the deal's cards field and where its pieces are (the
     dealer has both from :class:`~dealer.referee.dealing.DealStream`); without them they are
-    worked out here.
+    worked out here. The lines are kept as bytes in three pieces (the position's head, the
+    betting, the cards field), so a state costs two concatenations a position: the
+    betting grows by one action, the cards change with the round.
     """
 
-    __slots__ = ("_betting", "_board", "_full", "_hand", "_heads", "_layout", "_own", "_round")
+    __slots__ = (
+        "_betting",
+        "_boards",
+        "_full",
+        "_hand",
+        "_heads",
+        "_layout",
+        "_own",
+        "_round",
+        "_tails",
+    )
 
     def __init__(
         self,
@@ -57,30 +72,52 @@ class StateLines:
         self._layout = layout
         self._full = full_field
         players = range(game.num_players)
-        self._heads = [f"{PREFIX}{p}:{hand.hand_number}:" for p in players]
-        self._betting = hand.betting_text()
+        number = hand.hand_number
+        self._heads = [f"{PREFIX}{p}:{number}:".encode() for p in players]
+        self._betting = hand.betting_text().encode() if hand.actions != [[]] else b""
         self._round = hand.round
-        # What each position sees of the hole cards until the hand ends, and of the board.
-        self._own = [layout.own_field(full_field, p) for p in players]
-        self._board = layout.board_field(full_field, self._round)
+        # What each position sees of the hole cards until the hand ends, and the board by
+        # round, each taken once a hand.
+        self._own = [f":{layout.own_field(full_field, p)}".encode() for p in players]
+        cards = full_field.encode()
+        start = layout.holes_end
+        self._boards = [cards[start:end] for end in layout.round_ends]
+        self._tails: list[bytes] = []
+        self._new_cards()
+
+    def _new_cards(self) -> None:
+        """Each position's ``:<cards>`` and line ending, for the hand as it is now (a new
+        round, the end)."""
+        hand = self._hand
+        board = self._boards[hand.round] + LINE_END
+        if hand.finished and hand.is_showdown:
+            players = range(hand.game.num_players)
+            self._tails = [f":{self._shown_holes(p)}".encode() + board for p in players]
+        else:
+            self._tails = [own + board for own in self._own]
 
     def record(self, action: Action) -> None:
         """Note ``action``, just applied to the hand."""
-        self._betting += str(action)
-        round_ = self._hand.round
+        hand = self._hand
+        self._betting += (action.type._value_ if not action.size else str(action)).encode()
+        round_ = hand.round
         if round_ != self._round:
-            self._betting += "/" * (round_ - self._round)
+            self._betting += b"/" * (round_ - self._round)
             self._round = round_
-            self._board = self._layout.board_field(self._full, round_)
+            self._new_cards()
+        elif hand.finished:
+            self._new_cards()
 
     def line(self, position: int) -> bytes:
-        """What ``position`` is shown now (after the hand: the final view)."""
-        hand = self._hand
-        if hand.finished and hand.is_showdown:
-            holes = self._shown_holes(position)
-        else:
-            holes = self._own[position]
-        return f"{self._heads[position]}{self._betting}:{holes}{self._board}".encode("ascii")
+        """What ``position`` is shown now (after the hand: the final view), without a line
+        ending."""
+        return (self._heads[position] + self._betting + self._tails[position])[:-2]
+
+    def messages(self) -> list[bytes]:
+        """Every position's line with the reference's line ending, as sent, by position."""
+        betting = self._betting
+        tails = self._tails
+        return [head + betting + tails[p] for p, head in enumerate(self._heads)]
 
     def _shown_holes(self, position: int) -> str:
         """The hole cards after a showdown (the reference's ``printPlayerHoleCards``): the

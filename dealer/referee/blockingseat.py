@@ -93,10 +93,19 @@ class BlockingSeat:
     def flush(self) -> None:
         """Write everything queued; :class:`SeatGoneError` if the seat is gone."""
         outgoing = self._outgoing
-        if not outgoing:
-            return
-        data = b"".join(outgoing) if len(outgoing) > 1 else outgoing[0]
-        outgoing.clear()
+        if outgoing:
+            data = b"".join(outgoing) if len(outgoing) > 1 else outgoing[0]
+            outgoing.clear()
+            self.send(data)
+
+    def send(self, data: bytes) -> None:
+        """Write what is queued and then ``data``, in one system call;
+        :class:`SeatGoneError` if the seat is gone."""
+        outgoing = self._outgoing
+        if outgoing:
+            outgoing.append(data)
+            data = b"".join(outgoing)
+            outgoing.clear()
         if self._socket is None:
             raise SeatGoneError("it disconnected")
         try:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from acpcbot.actions import Action
-from acpcbot.protocol.lenient import ReplyKind, Request, read_reply
+from acpcbot.protocol.lenient import ReplyKind, Request, echoed_action, read_reply
 from acpcbot.protocol.statelines import StateLines
 from dealer.referee.blockingseat import BlockingSeat
 from dealer.referee.faults import seat_error
@@ -31,7 +31,8 @@ from dealer.referee.seat import SeatGoneError
 from dealer.referee.timing import now_us, waited
 from dealer.referee.transcript import Transcript, stamp
 
-CRLF = b"\r\n"
+_ACTION = ReplyKind.ACTION  # members as constants: cheaper than from the class
+_COMMENT = ReplyKind.COMMENT
 
 
 class HandLoop:
@@ -79,32 +80,39 @@ class HandLoop:
             seat.shut_down()
 
     def _play_hand(self) -> None:
-        # Hot path (every action): locals, and the reporter only when it is not quiet.
+        # Hot path (every action): locals, bytes built once a state, one write a seat, the
+        # usual reply read at once, and the reporter only when it is not quiet.
         referee = self.referee
         hand = referee.hand
-        deal = referee.deal
-        lines = StateLines(hand, deal, referee.cards_layout, referee.dealt.full_field)
+        lines = StateLines(hand, referee.deal, referee.cards_layout, referee.dealt.full_field)
         seats = self.seats
         count = len(seats)
         button = referee.player0_seat
+        positions = [(seat - button) % count for seat in range(count)]
+        hold_idle = self.hold_idle
+        verbose = self._verbose
         while not hand.finished:
             position = hand.current_player
             acting = (position + button) % count
-            views = [lines.line((seat - button) % count) for seat in range(count)]
-            for seat in range(count):
-                seats[seat].queue(views[seat] + CRLF)
-            if self._verbose:
+            messages = lines.messages()
+            if verbose:
                 for seat in range(count):
-                    self.reporter.sent(seat, now_us(), views[seat] + CRLF)
+                    self.reporter.sent(seat, now_us(), messages[positions[seat]])
                 self.reporter.flush()
-            if self.hold_idle:
-                self._send(acting)
-            else:
-                for seat in range(count):
-                    self._send(seat)
-            self.last_sent_us = sent_us = now_us()
-            request = Request(position, hand, deal, views[acting])
-            action = self._read_action(acting, request, sent_us)
+            seat = acting
+            try:
+                if hold_idle:  # the others' states wait for their next write
+                    for other in range(count):
+                        if other != acting:
+                            seats[other].queue(messages[positions[other]])
+                    seats[acting].send(messages[position])
+                else:
+                    for seat in range(count):
+                        seats[seat].send(messages[positions[seat]])
+            except SeatGoneError as exc:
+                raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
+            self.last_sent_us = sent_us = time.time_ns() // 1000
+            action = self._read_action(acting, position, messages[position][:-2], sent_us)
             lines.record(action)
         self._end_hand(lines)
 
@@ -114,10 +122,12 @@ class HandLoop:
         except SeatGoneError as exc:
             raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
 
-    def _read_action(self, seat: int, request: Request, sent_us: int) -> Action:
-        """Read the acting seat's lines until one is an action; apply it."""
+    def _read_action(self, seat: int, position: int, sent: bytes, sent_us: int) -> Action:
+        """Read the acting seat's lines until one is an action (``sent``: its state, without
+        the line ending); apply it."""
         referee = self.referee
         connection = self.seats[seat]
+        limit = referee.game.is_limit
         waited_from = sent_us
         deadline = time.monotonic() + self._response_s
         while True:
@@ -126,19 +136,22 @@ class HandLoop:
                 why = waited(waited_from, self._response_s)
                 raise seat_error(seat, "could not get action from {seat}", why)
             line, terminated = got
-            received_us = now_us()
+            received_us = time.time_ns() // 1000
             if self._verbose:
                 self.reporter.received(seat, received_us, line, terminated)
-            reply = read_reply(line, terminated, request)
+            reply = echoed_action(line, sent) if limit else None
+            if reply is None:
+                request = Request(position, referee.hand, referee.deal, sent)
+                reply = read_reply(line, terminated, request)
             kind = reply.kind
-            if kind is not ReplyKind.ACTION:  # the next line has a time limit of its own
+            if kind is not _ACTION:  # the next line has a time limit of its own
                 waited_from = received_us
                 deadline = time.monotonic() + self._response_s
-            if kind is ReplyKind.COMMENT:
+            if kind is _COMMENT:
                 continue
             if not referee.times.charge(seat, sent_us, received_us):
                 raise seat_error(seat, "{seat} ran out of time")
-            if kind is not ReplyKind.ACTION:
+            if kind is not _ACTION:
                 if referee.config.strict:
                     why = f"{kind.value}: {line.decode('latin-1')!r}"
                     raise seat_error(seat, f"{{seat}} sent a bad reply (--strict): {why}")
@@ -159,8 +172,9 @@ class HandLoop:
         reporter = self.reporter
         verbose = self._verbose
         referee.finish_hand()
+        messages = lines.messages()
         for seat, connection in enumerate(self.seats):
-            data = lines.line(referee.position_of(seat)) + CRLF
+            data = messages[referee.position_of(seat)]
             connection.queue(data)
             if verbose:
                 reporter.sent(seat, now_us(), data)
