@@ -13,6 +13,7 @@ from acpcbot.protocol.lenient import (
     ReplyKind,
     Request,
     _read_slowly,
+    echoed_action,
     read_reply,
     read_version,
 )
@@ -115,6 +116,9 @@ def test_the_fast_path_agrees_with_the_full_parse(
                 line = sent + b":" + suffix.encode()
                 fast = read_reply(line, True, req)
                 assert fast == _read_slowly(line.decode(), True, req), line
+                if game.is_limit:  # the dealer's first try, in limit games
+                    echoed = echoed_action(line, sent)
+                    assert echoed == (fast if len(suffix) == 1 and suffix != "x" else None), line
             kinds = hand.legal_action_types()
             action = Action(rng.choice(kinds))
             if action.type is ActionType.RAISE and not game.is_limit:

@@ -33,6 +33,7 @@ def test_every_line_equals_the_core_codec(request: pytest.FixtureRequest, game_n
             for position in range(game.num_players):
                 expected = format_match_state(view_of(hand, deal, position))
                 assert lines.line(position) == expected.encode()
+                assert lines.messages()[position] == expected.encode() + b"\r\n"
                 checked += 1
             if hand.finished:
                 break

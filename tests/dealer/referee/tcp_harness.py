@@ -40,6 +40,7 @@ async def run_tcp_match(
     *,
     start_timeout_ms: int = 10_000,
     spin_s: float = 0.0,
+    hold_idle: bool = False,
 ) -> Outcome:
     buffer = io.BytesIO()
     log = MatchLog(buffer)
@@ -55,7 +56,12 @@ async def run_tcp_match(
     try:
         score = await asyncio.wait_for(
             referee_over_tcp(
-                engine, listeners, reporter, start_timeout_ms=start_timeout_ms, spin_s=spin_s
+                engine,
+                listeners,
+                reporter,
+                start_timeout_ms=start_timeout_ms,
+                spin_s=spin_s,
+                hold_idle=hold_idle,
             ),
             60,
         )

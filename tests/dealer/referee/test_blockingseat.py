@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import socket
+import struct
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from dealer.referee.blockingseat import SPIN_MISSES, SPIN_REST, BlockingSeat
+from dealer.referee.seat import SeatGoneError
 
 
 @pytest.fixture
@@ -42,3 +44,38 @@ def test_a_seat_whose_replies_miss_the_spin_rests_from_spinning(
         player.sendall(b"x\r\n")  # already there when the read spins
         assert seat.next_line(time.monotonic() + 5) == (b"x", True)
         assert seat.spin_rest == 0
+
+
+def test_send_writes_what_is_queued_then_its_data(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    dealer, player = connection
+    seat = BlockingSeat(dealer, 5.0)
+    seat.queue(b"MATCHSTATE:0:0::Ah2c|\r\n")
+    seat.queue(b"MATCHSTATE:0:0:r:Ah2c|\r\n")
+    seat.send(b"MATCHSTATE:0:0:rr:Ah2c|\r\n")
+    expected = b"MATCHSTATE:0:0::Ah2c|\r\nMATCHSTATE:0:0:r:Ah2c|\r\nMATCHSTATE:0:0:rr:Ah2c|\r\n"
+    player.settimeout(5)
+    received = b""
+    while len(received) < len(expected):
+        received += player.recv(4096)
+    assert received == expected
+    seat.send(b"MATCHSTATE:0:0:rrr:Ah2c|\r\n")  # nothing queued now: this alone
+    assert player.recv(4096) == b"MATCHSTATE:0:0:rrr:Ah2c|\r\n"
+    seat.flush()  # nothing left
+    player.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        player.recv(4096)
+
+
+def test_send_to_a_seat_that_is_gone_is_a_seat_gone_error(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    dealer, player = connection
+    seat = BlockingSeat(dealer, 5.0)
+    player.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    player.close()  # a reset: the next writes fail
+    time.sleep(0.05)
+    with pytest.raises(SeatGoneError, match="it disconnected"):
+        for _ in range(3):
+            seat.send(b"MATCHSTATE:0:0::Ah2c|\r\n")

@@ -65,8 +65,9 @@ class ReplayingClient:
         "nolimit2p.seed42.n50.example",
     ],
 )
+@pytest.mark.parametrize("hold_idle", [False, True], ids=["default", "hold-idle"])
 async def test_every_byte_sent_equals_the_reference_transcript(
-    vectors: Path, transcript: str
+    vectors: Path, transcript: str, hold_idle: bool
 ) -> None:
     folder = vectors / "transcripts" / transcript
     reference_log = (folder / "dealer.log").read_text().splitlines()
@@ -80,7 +81,7 @@ async def test_every_byte_sent_equals_the_reference_transcript(
         ReplayingClient((folder / f"seat{seat}.player_to_dealer.bin").read_bytes())
         for seat in (1, 2)
     ]
-    outcome = await run_tcp_match(config, [c.play for c in clients])
+    outcome = await run_tcp_match(config, [c.play for c in clients], hold_idle=hold_idle)
     assert outcome.error is None
     assert outcome.log == (folder / "dealer.log").read_bytes()
     assert outcome.score == (folder / "dealer.stdout.txt").read_text().strip()
