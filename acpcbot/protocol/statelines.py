@@ -31,6 +31,7 @@ from acpcbot.rules import HandState
 
 LINE_END = b"\r\n"
 """What ends every line the reference dealer sends."""
+_PREFIX = PREFIX.encode()
 
 
 class StateLines:
@@ -45,7 +46,7 @@ class StateLines:
 
     __slots__ = (
         "_betting",
-        "_boards",
+        "_cards",
         "_full",
         "_hand",
         "_heads",
@@ -71,17 +72,17 @@ class StateLines:
         self._hand = hand
         self._layout = layout
         self._full = full_field
-        players = range(game.num_players)
         number = hand.hand_number
-        self._heads = [f"{PREFIX}{p}:{number}:".encode() for p in players]
+        heads: list[bytes] = []
+        own: list[bytes] = []
+        for p in range(game.num_players):
+            heads.append(_PREFIX + b"%d:%d:" % (p, number))
+            own.append((":" + layout.own_field(full_field, p)).encode())
+        self._heads = heads
+        self._own = own
         self._betting = hand.betting_text().encode() if hand.actions != [[]] else b""
         self._round = hand.round
-        # What each position sees of the hole cards until the hand ends, and the board by
-        # round, each taken once a hand.
-        self._own = [f":{layout.own_field(full_field, p)}".encode() for p in players]
-        cards = full_field.encode()
-        start = layout.holes_end
-        self._boards = [cards[start:end] for end in layout.round_ends]
+        self._cards = full_field.encode()
         self._tails: list[bytes] = []
         self._new_cards()
 
@@ -89,7 +90,8 @@ class StateLines:
         """Each position's ``:<cards>`` and line ending, for the hand as it is now (a new
         round, the end)."""
         hand = self._hand
-        board = self._boards[hand.round] + LINE_END
+        layout = self._layout
+        board = self._cards[layout.holes_end : layout.round_ends[hand.round]] + LINE_END
         if hand.finished and hand.is_showdown:
             players = range(hand.game.num_players)
             self._tails = [f":{self._shown_holes(p)}".encode() + board for p in players]
