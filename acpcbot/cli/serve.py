@@ -31,12 +31,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from acpcbot.cli import arguments
-
-if TYPE_CHECKING:
-    from dealer.benchmark import BenchmarkService
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
@@ -128,8 +124,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # the command's modules: --help loads none of them
-    from acpcbot.extras import need
+    import functools
+
+    from acpcbot.extras import need  # the command's modules: not for --help (issue 37)
 
     web = () if args.serve_command == "user" or args.no_http else ("aiohttp",)
     for package in ("sqlalchemy", "alembic", "argon2", *web):
@@ -138,9 +135,8 @@ def run(args: argparse.Namespace) -> None:
     from agents.registry import entrant
     from dealer.benchmark import (
         house_bots,
-        listening_line,
         manage_users,
-        run_server,
+        serve_saying,
         serve_settings,
         server_config,
         server_database,
@@ -153,7 +149,7 @@ def run(args: argparse.Namespace) -> None:
         name, admin = getattr(args, "name", None), getattr(args, "admin", False)
         print("\n".join(manage_users(database, data, args.user_action, name, admin=admin)))
         return
-    http_port, next_ports = arguments.page_port(args.http_port)
+    http_port, next_ports = args.http_port
     settings = serve_settings(
         config,
         data,
@@ -167,21 +163,10 @@ def run(args: argparse.Namespace) -> None:
         tls_files=(args.tls_cert, args.tls_key),
         web_folders=args.web_folder,
     )
-    bots = house_bots(config, entrant)
-    page: list[str] = []
-
-    def ready(service: BenchmarkService, port: int) -> None:
-        cluster = args.scheduler is not None
-        print(listening_line(settings, service, port, page, on_cluster=cluster), flush=True)
-
-    if args.scheduler is not None:
-        need("distributed", "--scheduler", "cluster")
-    run_server(
+    serve_saying(
         settings,
-        bots,
-        preload=("agents.registry",),
-        ready=ready,
-        web_ready=page.append,
+        house_bots(config, entrant),
+        say=functools.partial(print, flush=True),
         scheduler=args.scheduler,
+        preload=("agents.registry",),
     )
-    print("acpcbot serve: stopped", flush=True)

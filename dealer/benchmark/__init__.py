@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from dealer.benchmark.serving import run_server as run_server
     from dealer.benchmark.startup import house_bots as house_bots
     from dealer.benchmark.startup import listening_line as listening_line
+    from dealer.benchmark.startup import serve_saying as serve_saying
     from dealer.benchmark.startup import serve_settings as serve_settings
     from dealer.benchmark.startup import server_config as server_config
     from dealer.benchmark.startup import server_database as server_database

@@ -9,7 +9,7 @@ server says once it listens. Each refusal is one line (:class:`~acpcbot.errors.U
 from __future__ import annotations
 
 import ssl
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_GAMES",
     "house_bots",
     "listening_line",
+    "serve_saying",
     "serve_settings",
     "server_config",
     "server_database",
@@ -174,3 +175,27 @@ def listening_line(
         f"games: {games}; runs on {service.executor.description}; logs in {data}, database "
         f"{shown} (SIGTERM or Ctrl-C to stop)"
     )
+
+
+def serve_saying(
+    settings: ServeSettings,
+    bots: Mapping[str, Mapping[str, HouseBot]],
+    *,
+    say: Callable[[str], None],
+    scheduler: str | None = None,
+    preload: tuple[str, ...] = (),
+) -> None:
+    """Serve (:func:`~dealer.benchmark.serving.run_server`) until stopped, saying
+    :func:`listening_line` once the server listens, and that it has stopped."""
+    # the service's modules load the runners (numpy, numba): not for `serve user`
+    from dealer.benchmark.serving import run_server
+
+    page: list[str] = []  # the web page's URL, once it is served
+
+    def ready(service: BenchmarkService, port: int) -> None:
+        say(listening_line(settings, service, port, page, on_cluster=scheduler is not None))
+
+    run_server(
+        settings, bots, preload=preload, ready=ready, web_ready=page.append, scheduler=scheduler
+    )
+    say("acpcbot serve: stopped")
