@@ -68,9 +68,9 @@ def test_trials_are_bounded_with_the_reason(capsys: pytest.CaptureFixture[str]) 
         main(["equity", "random", "random", "--trials", "10000000000"])
     assert exit_.value.code == 2
     assert capsys.readouterr().err == (
-        "acpcbot equity: error: argument --trials: at most 1,000,000,000 deals (the standard "
-        "error of an equity is then under 0.002%, below the 0.01% shown; more only take "
-        "longer): 10000000000 (see acpcbot equity --help)\n"
+        "acpcbot equity: error: argument --trials: not a number of deals (1 .. 1000000000, the "
+        "standard error of an equity is then under 0.002%, below the 0.01% shown): "
+        "'10000000000' (see acpcbot equity --help)\n"
     )
 
 
