@@ -1,25 +1,24 @@
 """Results of finished matches from their ACPC ``.log`` files (ours or the reference's).
 
-With one log: a player's (seat 1's by default) winnings in mbb/g with a 95% confidence
-interval over hands. With the two logs of a duplicate pair (another log of the same seed,
-game and hand count, the same two players with the seats reversed), in either order: player
-A (the agent acpcbot match reports, by the summary.json beside the logs, else the name that
-sorts first) in each half and over the pairs, each hand number's two results averaged into one
-sample, with the CI over pairs and the per-pair standard deviation. Two logs that are not
-such a pair are an error naming the differences. Each log's totals are checked against its
-SCORE line: a disagreement, and a last line cut while it was being written, are warnings (the
-complete hands are counted). --plot's bankroll curves are the player's cumulative mbb in each
-log and, for a pair, over the pairs (LOG.bankroll.png: LOG without its .log).
+With one log: the player's winnings in mbb/g with a 95% confidence interval over hands. With
+the two logs of a duplicate pair (the same seed, game, hand count and two players, the seats
+reversed), in either order: the player's in each half and over the pairs, each hand number's
+two results averaged into one sample, with the CI over pairs and the per-pair standard
+deviation; two logs that are not such a pair are an error naming the differences. Each log's
+totals are checked against its SCORE line: a disagreement, and a last line cut while it was
+being written, are warnings (the complete hands are counted). --plot's bankroll curves are
+the player's cumulative mbb in each log and, for a pair, over the pairs (LOG.bankroll.png:
+LOG without its .log).
 
-With --aivat, also the AIVAT estimate (unbiased, with the luck of the cards and of known
+With --aivat, also the AIVAT estimate (unbiased, the luck of the cards and of known
 strategies taken out): chance corrections at every deal and board card, and action
-corrections at every decision whose probabilities were recorded in the .probs file beside
-its log (acpcbot match --aivat writes them); a log without one (the reference dealer's) gets
-the chance corrections only.
+corrections at every decision whose probabilities the .probs file beside its log holds
+(acpcbot match --aivat writes them); a log without one (the reference dealer's) gets the
+chance corrections only.
 
-A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names. A
-tournament's folder (acpcbot tournament) reads as --tournament DIR: its results rebuilt from
-its matches' files (unfinished matches are named).
+A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names; a
+tournament's (acpcbot tournament) as --tournament DIR: its results rebuilt from its matches'
+files (unfinished matches are named).
 """
 
 from __future__ import annotations
@@ -86,8 +85,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show  # not for --help (issue 37)
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
     from dealer.analysis import ResultsError, logs_png
@@ -96,20 +94,16 @@ def run(args: argparse.Namespace) -> None:
     from dealer.analysis.logresults import report_logs
     from dealer.running.tournamentfolder import results_folder
 
-    if args.log is not None and args.log2 is None and args.log.is_dir():
-        logs = results_folder(args.log)
-        if logs is None:  # a tournament's folder
-            args.tournament, args.log = args.log, None
-        else:  # a match's: its logs
-            args.log, args.log2 = logs[0], logs[1] if len(logs) > 1 else None
-    if args.tournament is not None or args.log is None:
-        _tournament(args)
+    logs = [path for path in (args.log, args.log2) if path is not None]
+    if len(logs) == 1 and logs[0].is_dir():  # a match's folder (its logs), or a tournament's
+        logs = results_folder(logs[0]) or []
+        args.tournament = args.tournament if logs else args.log
+    if args.tournament is not None or not logs:
+        _tournament(args, given_logs=bool(logs))
         return
-    plot = None
-    if args.plot or args.plot_file is not None:
-        plot = logs_plot_path(args.log, args.plot_file)
+    plot = logs_plot_path(logs[0], args.plot_file) if args.plot or args.plot_file else None
     report = report_logs(
-        [args.log] + ([args.log2] if args.log2 else []),
+        logs,
         big_blind=args.big_blind,
         player=args.player,
         side_by_side=args.side_by_side,
@@ -126,10 +120,9 @@ def run(args: argparse.Namespace) -> None:
         raise ResultsError(f"--strict: {failed}")
 
 
-def _tournament(args: argparse.Namespace) -> None:
+def _tournament(args: argparse.Namespace, *, given_logs: bool) -> None:
     """``--tournament DIR``: the results rebuilt from DIR's files."""
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show, width
+    from acpcbot.cli.output import show, width  # not for --help (issue 37)
     from acpcbot.extras import need_matplotlib
     from dealer.running import read_tournament, tournament_json, tournament_lines, write_plot
 
@@ -137,7 +130,7 @@ def _tournament(args: argparse.Namespace) -> None:
         raise UsageError(
             "give a log, the two logs of a duplicate pair, or a match's or tournament's folder"
         )
-    if args.log is not None:
+    if given_logs:
         raise UsageError("give logs or --tournament DIR, not both")
     for option, given in (
         ("--player", args.player is not None),
