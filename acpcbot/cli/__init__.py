@@ -1,20 +1,14 @@
-"""The ``acpcbot`` command line.
+"""The ``acpcbot`` command line: the composition root, the only code that imports both the
+agents and the dealer, and wires them together (the contracts in ``pyproject.toml``).
 
-This package is the composition root: the only code that imports both the agents and the
-dealer and wires them together (the contracts in ``pyproject.toml`` name each command's
-imports). A command parses its arguments (:mod:`.arguments` holds their types), builds the
-agents it needs (``agents.registry.entrant`` for the dealer), calls the public API of
-:mod:`dealer.running`, :mod:`dealer.analysis`, :mod:`acpcbot.client` or
-:mod:`acpcbot.telemetry`, and prints; no match or tournament logic lives here.
-
-Each module named in :data:`COMMANDS` is a subcommand: it defines ``HELP`` (one line),
-``register(parser)`` to add its arguments, and ``run(args)``, which returns the exit status
-(``None`` when it succeeded). Modules keep heavy imports (numpy, numba, the dealer, the
-agents) inside ``run`` so that ``--help`` is instant.
-Errors the project raises on purpose (:class:`acpcbot.errors.AcpcError`) end the program with
-their message, never a traceback: status 2 for a command line that cannot be carried out as
-written (argparse's errors and :class:`~acpcbot.errors.UsageError`), 1 for work that failed,
-130 for Ctrl-C (``docs/commands/index.md``).
+Each module named in :data:`COMMANDS` is a subcommand: ``HELP`` (one line), its docstring
+(the description), ``register(parser)`` and ``run(args)``, which returns the exit status
+(``None``: 0). It imports what it runs (numpy, numba, the dealer, the agents) inside ``run``,
+so that ``--help`` is instant (issue 37); no match or tournament logic lives here. An
+:class:`acpcbot.errors.AcpcError` ends the program with its message, never a traceback: 2
+for a command line that cannot be carried out as written (argparse's errors,
+:class:`~acpcbot.errors.UsageError`), 1 for work that failed, 130 for Ctrl-C
+(``docs/commands/index.md``).
 """
 
 from __future__ import annotations
@@ -109,8 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    # structlog: not loaded for --help (issue 37)
-    from acpcbot.logconfig import configure_logging
+    from acpcbot.logconfig import configure_logging  # structlog: not for --help (issue 37)
 
     configure_logging(json=args.log_json, level=args.log_level or args.default_log_level)
     try:
@@ -123,8 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"acpcbot: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # whoever read stdout has gone (| head -1): no traceback
-        # the output helpers: not loaded for --help (issue 37)
-        from acpcbot.cli.output import reader_gone
+        from acpcbot.cli.output import reader_gone  # not for --help (issue 37)
 
         reader_gone()
         return 1

@@ -25,8 +25,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import fit, show, width
+    from acpcbot.cli.output import fit, show, width  # not for --help (issue 37)
     from agents.registry import listing, playable_specs
 
     if args.specs:

@@ -1,6 +1,5 @@
-r"""The arguments of the commands: their types, each of which turns a command-line word into
-a value or an argparse error naming what is wrong, and the options several commands share
-(``add_*``: the same name, type and help wherever they appear).
+r"""The commands' argument types (a word to a value, or an argparse error naming what is
+wrong) and the options several commands share (``add_*``: one name and type everywhere).
 
 >>> hand_count("2000"), seed_value("42"), port_list("18791,0"), tcp_port("40001\n")
 (2000, 42, (18791, 0), 40001)
@@ -31,8 +30,8 @@ if TYPE_CHECKING:
 def whole_number(
     what: str, low: int, high: int | None = None, *, why: str = "", word: str = ""
 ) -> Callable[[str], int]:
-    """The type of a whole number from ``low`` to ``high`` (``None``: no bound; ``why``:
-    where the bound comes from; ``word``: a word that stands for ``high``, such as ``all``).
+    """A whole number from ``low`` to ``high`` (``None``: no bound; ``why``: whence the bound;
+    ``word``: a word for ``high``, such as ``all``).
 
     >>> whole_number("a count of runouts", 1, 1176, word="all")("x")
     Traceback (most recent call last):
@@ -59,15 +58,11 @@ def _cut(text: str) -> str:
 
 
 count = whole_number("a whole number", 1)
-"""A positive whole number (of matches, processes)."""
+# (a log of more hands than the reference dealer plays could not be read back)
 hand_count = whole_number("a number of hands", 1, MAX_HANDS, why="the reference dealer's limit")
-"""A number of hands: at most what the reference dealer plays (a log of more could not be
-read back)."""
 seed_value = whole_number("a seed", 0, 2**32 - 1)
-"""A seed, as the dealer's."""
 tcp_port = whole_number("a TCP port", 1, 65535)
 listening_port = whole_number("a TCP port", 0, 65535, why="0: any free one")
-"""A TCP port to listen on; 0: any free one, chosen by the system."""
 
 
 def port_list(text: str) -> tuple[int, ...]:
@@ -76,8 +71,7 @@ def port_list(text: str) -> tuple[int, ...]:
 
 
 def game_value(text: str) -> str:
-    """A game: a ``.game`` file or a bundled game's name, that loads (where it is used it is
-    loaded again)."""
+    """A ``.game`` file or a bundled game's name that loads (loaded again where used)."""
     try:
         load_game(text)
     except AcpcError as exc:
@@ -86,16 +80,15 @@ def game_value(text: str) -> str:
 
 
 def path_value(text: str) -> Path:
-    """A file or folder named on the command line: not empty (``''`` would be the current
-    folder)."""
+    """A path, not empty (``''`` would be the current folder)."""
     if not text:
         raise argparse.ArgumentTypeError("an empty path")
     return Path(text)
 
 
 def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str], float]:
-    """The type of a number of ``what`` (seconds, milliseconds): ``least`` or more (``more``:
-    more than ``least``), at most 2,000,000 (of seconds, about 24 days).
+    """A number of ``what`` (seconds): ``least`` or more (``more``: more than ``least``), at
+    most 2,000,000 (of seconds, about 24 days).
 
     >>> number_of("seconds", 0, more=True)("0")
     Traceback (most recent call last):
@@ -115,19 +108,17 @@ def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str],
     return parse
 
 
-seconds = number_of("seconds", -2_000_000)
-"""A number of seconds (negative: for ever)."""
+seconds = number_of("seconds", -2_000_000)  # (negative: for ever)
 
 
 # The options several commands share. ``parser`` may also be a group of a parser's options.
 Options = argparse._ActionsContainer
 
-SPEC = "NAME or NAME:KEY=VALUE,..."
-"""How an agent is named on the command line (see: acpcbot agents)."""
+SPEC = "NAME or NAME:KEY=VALUE,..."  # an agent on the command line (see: acpcbot agents)
 
 
 def add_match_size(parser: Options, *, seed: str = "card seed, as the dealer's (0)") -> None:
-    """``--hands N`` (per half) and ``--seed S`` (of the cards) of a duplicate match."""
+    """``--hands N`` (per half) and ``--seed S`` (of the cards)."""
     parser.add_argument(
         "--hands", type=hand_count, default=1000, metavar="N", help="hands per half (1000)"
     )
@@ -137,59 +128,44 @@ def add_match_size(parser: Options, *, seed: str = "card seed, as the dealer's (
 def add_seed(
     parser: Options, what: str, *, metavar: str | None = "S", default: int | None = 0
 ) -> None:
-    """``--seed`` (``what``: of what, and its ``default``)."""
     parser.add_argument("--seed", type=seed_value, default=default, metavar=metavar, help=what)
 
 
 def add_agent(parser: Options, what: str, *, required: bool = False) -> None:
-    """``--agent SPEC``: the agent to play (``what``: where, and how it is named)."""
     parser.add_argument("--agent", required=required, metavar="SPEC", help=what)
 
 
 def add_aivat(parser: Options, what: str) -> None:
-    """``--aivat``: AIVAT's probabilities recorded, or its estimate reported (``what``)."""
     parser.add_argument("--aivat", action="store_true", help=what)
 
 
 def add_plot(parser: Options, what: str) -> None:
-    """``--plot``: also draw ``what`` (the plot extra)."""
     parser.add_argument("--plot", action="store_true", help=what)
 
 
 def add_host(parser: Options, note: str, *, default: str | None = None, when: str = "") -> None:
-    """``--host ADDR``, the address a command listens on: 127.0.0.1 unless told (``note``:
-    what another means; ``when``: the cases it is for)."""
+    """``--host ADDR``: 127.0.0.1 unless told (``note``: what another means)."""
     what = f"{when}the address to listen on (default 127.0.0.1; {note})"
     parser.add_argument("--host", default=default, metavar="ADDR", help=what)
 
 
 DEFAULT_HTTP_PORT = 8000
 NEXT_HTTP_PORTS = 9
-"""Ports after the default one tried when it is in use. Only for the default: it is ours,
-and a second `acpcbot web` (another folder, another user of the machine) is ordinary use, so
-taking the next port and saying so beats an error; a port the user chose is a promise (a
-bookmark, a docker mapping, a proxy) that another port would silently break, so it fails."""
+"""Ports tried after the default one when it is in use: a second `acpcbot web` is ordinary
+use, so the next port (said) beats an error; a port the user chose is a promise (a bookmark,
+a docker mapping, a proxy) that another port would silently break, so it fails."""
 
 
 def add_page_port(parser: Options, option: str, what: str) -> None:
-    """The port of a web page (``option``; ``what``: whose): :data:`DEFAULT_HTTP_PORT`, or
-    the next free one (:func:`page_port`)."""
+    """A web page's port, read as ``(port, how many after it to try when it is in use)``."""
     parser.add_argument(
         option,
-        type=listening_port,
+        type=lambda text: (listening_port(text), 0),
+        default=(DEFAULT_HTTP_PORT, NEXT_HTTP_PORTS),
         metavar="N",
         help=f"{what} (default {DEFAULT_HTTP_PORT}, or the next free one up to "
         f"{DEFAULT_HTTP_PORT + NEXT_HTTP_PORTS} when it is in use; 0: any free one, printed)",
     )
-
-
-def page_port(given: int | None) -> tuple[int, int]:
-    """The port a page listens on, and how many after it to try when it is in use.
-
-    >>> page_port(None), page_port(0), page_port(8080)
-    ((8000, 9), (0, 0), (8080, 0))
-    """
-    return (DEFAULT_HTTP_PORT, NEXT_HTTP_PORTS) if given is None else (given, 0)
 
 
 def add_out(parser: Options, what: str, *, force: bool = True) -> None:
@@ -202,7 +178,6 @@ def add_out(parser: Options, what: str, *, force: bool = True) -> None:
 
 
 def add_jobs(parser: Options, what: str = "halves") -> None:
-    """``--jobs N``: how many ``what`` are played at once, one process each."""
     parser.add_argument(
         "--jobs",
         type=count,
@@ -212,7 +187,6 @@ def add_jobs(parser: Options, what: str = "halves") -> None:
 
 
 def add_transport(parser: Options, *, remote: bool = False) -> None:
-    """``--transport``: how the dealer reaches the agents."""
     choices = ["inprocess", "tcp"]
     what = "inprocess (default): the dealer calls the agents; tcp: over loopback sockets"
     if remote:
@@ -224,8 +198,6 @@ def add_transport(parser: Options, *, remote: bool = False) -> None:
 
 
 def add_game(parser: Options, *, from_logs: bool = False) -> None:
-    """``--game``: a game file or a bundled game's name; by default heads-up limit hold'em,
-    or ``from_logs`` the game each log's header names."""
     shown = (
         "the game each log's header names"
         if from_logs
@@ -241,13 +213,10 @@ def add_game(parser: Options, *, from_logs: bool = False) -> None:
 
 
 def add_json(parser: Options, what: str = "JSON instead of text") -> None:
-    """``--json``: print ``what`` on stdout."""
     parser.add_argument("--json", action="store_true", help=f"print {what}")
 
 
 def add_isolate(parser: Options) -> None:
-    """``--isolate``: agents given as ``module:Class`` or as plug-ins play in processes of
-    their own (:func:`entrants`)."""
     parser.add_argument(
         "--isolate",
         action="store_true",
@@ -259,8 +228,7 @@ def add_isolate(parser: Options) -> None:
 def entrants(specs: Sequence[str], *, isolate: bool) -> list[Entrant]:
     """The agents ``specs`` name; with ``isolate``, the plug-ins among them each played in a
     process of its own (a :class:`UsageError` when there is none)."""
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from agents.registry import entrant, is_plugin
+    from agents.registry import entrant, is_plugin  # not for --help (issue 37)
     from dealer.running import isolated
 
     plugins = [isolate and is_plugin(spec) for spec in specs]

@@ -18,6 +18,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli.arguments import add_agent, add_seed, tcp_port
+from acpcbot.errors import UsageError
 
 HELP = "play your bot on a benchmark server (acpcbot serve or bm_server), as bm_widget"
 
@@ -60,9 +61,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> None:
     import sys
 
-    # the command's modules: --help loads none of them
-    from acpcbot.errors import UsageError
-    from dealer.benchmark import connect, logon_line
+    from dealer.benchmark import connect, logon_line  # not for --help (issue 37)
 
     if args.user is None and args.commands:
         raise UsageError("--run needs --user (the logon cannot be typed then)")

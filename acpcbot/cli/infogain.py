@@ -55,8 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show  # not for --help (issue 37)
     from acpcbot.progress.display import ProgressDisplay
     from agents.infogain.measure import measure
     from agents.infogain.plot import street_plots, write_street_plots

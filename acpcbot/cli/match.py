@@ -90,8 +90,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show  # not for --help (issue 37)
     from dealer.running import MatchRequest, Transport, run_match, sigterm_ignored
     from dealer.running.duplicate import listening_for
 

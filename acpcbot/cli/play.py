@@ -101,8 +101,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> None:
     import json
 
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show  # not for --help (issue 37)
     from acpcbot.client.seats import play_seats, seat_lines
     from agents.registry import create_agent
     from dealer.running import derived_seed

@@ -33,8 +33,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show
+    from acpcbot.cli.output import show  # not for --help (issue 37)
     from dealer.analysis import log_stats, stats_json, stats_lines
 
     stats = log_stats(args.logs, load_game(args.game) if args.game else None)

@@ -70,8 +70,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show, width
+    from acpcbot.cli.output import show, width  # not for --help (issue 37)
     from dealer.running import (
         TournamentInterruptedError,
         TournamentRequest,

@@ -45,8 +45,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.cli.output import show, width
+    from acpcbot.cli.output import show, width  # not for --help (issue 37)
     from acpcbot.eventloop import run as run_async
     from acpcbot.extras import need, need_mqtt
     from acpcbot.telemetry.live import snapshot_lines, watch_live

@@ -84,8 +84,7 @@ def run(args: argparse.Namespace) -> None:
     import functools
     import os
 
-    # here, not at the top: `acpcbot --help` loads none of this (issue 37)
-    from acpcbot.extras import need, need_mqtt
+    from acpcbot.extras import need, need_mqtt  # not for --help (issue 37)
 
     need("aiohttp", "acpcbot web", "web")
     if args.mqtt is not None:
@@ -94,7 +93,7 @@ def run(args: argparse.Namespace) -> None:
     from agents.registry import entrant, known_strategies, playable_specs
     from dealer.web import WebSite, run_site, site_token
 
-    port, next_ports = arguments.page_port(args.port)
+    port, next_ports = args.port
     site = WebSite(
         folders=args.folders,
         entrant_of=functools.partial(entrant, classes=args.allow_classes),
