@@ -44,10 +44,10 @@ def show(
     args: argparse.Namespace, data: object, lines: Iterable[str], indent: int | None = 2
 ) -> None:
     """Print ``data`` as JSON with ``--json`` (``indent`` ``None``: on one line), else
-    ``lines`` fitted to :func:`width`. Names
-    and paths come from files and the command line: any of them prints, whatever the
-    terminal's encoding (as on stderr). A reader that has gone (``acpcbot ... | head -1``) is
-    no error: nothing more goes to it, and the command goes on (a plot, the warnings)."""
+    ``lines`` fitted to :func:`width`. Names and paths come from files and the command line:
+    any of them prints, whatever the terminal's encoding (as on stderr). A reader that has
+    gone (``acpcbot ... | head -1``) is no error: nothing more goes to it, and the command
+    goes on (a plot, the warnings)."""
     if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
         sys.stdout.reconfigure(errors="backslashreplace")
     columns = width()

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import acpcbot.cli
 
-MOST_LINES = 1_780
+MOST_LINES = 1_693
 """A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). What stands
-in the way is not logic: the commands' descriptions (their ``--help``, about 285 lines, each
-fact an option's help does not already say) and their options (about 430) are the command
-line's own text, and stay here whole."""
+in the way is not logic: the commands' descriptions (their ``--help``, about 280 lines, each
+fact an option's help does not already say), their options (about 430), and the wiring of
+each option's value to the call it feeds (about 90) are the command line's own text."""
 
 
 def test_the_command_line_stays_under_its_size() -> None:
