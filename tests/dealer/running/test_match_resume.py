@@ -17,11 +17,11 @@ from tests.dealer.running.test_match import ACPCBOT, _acpcbot, _on_a_terminal
 
 pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
 
-PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "400", "--seed", "9", "--out", "m"]
+PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "200", "--seed", "9", "--out", "m"]
 """The issue's match, shorter: a learning agent (plicas) against a fixed strategy (dpp),
 both drawing from their random streams. Short is enough: every decision draws from the
 seeded streams, so a replay that left an agent anywhere else shows within a few hands of the
-stop, and 400 hands a half leave hundreds after it."""
+stop, and 200 hands a half, stopped after 50, leave 150 after it."""
 OVER_TCP = [
     *("match", "kendall-learner", "example", "--hands", "600", "--seed", "4", "--out", "m"),
     *("--transport", "tcp", "--aivat"),
@@ -92,8 +92,8 @@ def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> sub
 def test_the_same_command_goes_on_with_a_stopped_match(
     tmp_path: Path, plicas_dpp: Path, how: signal.Signals
 ) -> None:
-    # (Each hand is in the log as it ends: stopped anywhere, here after a few hundred.)
-    match = _stopped(PLICAS_DPP, tmp_path, how, after=2 * 100)
+    # (Each hand is in the log as it ends: stopped anywhere, here after a hundred.)
+    match = _stopped(PLICAS_DPP, tmp_path, how, after=2 * 50)
     folder = tmp_path / "m"
     summary = _summary(folder)
     if how is signal.SIGKILL:  # no summary written: the one of the start is left
@@ -102,7 +102,7 @@ def test_the_same_command_goes_on_with_a_stopped_match(
         assert match.returncode == 130 and summary["status"] == "interrupted"
     before = {name: data for name, data in _files(folder).items() if name != ".lock"}
     assert (folder / ".lock").exists() == (how is signal.SIGKILL)  # (its process is gone)
-    assert 0 < _played(folder) < 800, "stopped too late to show anything"
+    assert 0 < _played(folder) < 400, "stopped too late to show anything"
 
     again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
     assert again.returncode == 0, again.stderr
@@ -132,7 +132,7 @@ def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
 def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
     tmp_path: Path, plicas_dpp: Path
 ) -> None:
-    match = _stopped(PLICAS_DPP, tmp_path, signal.SIGTERM, after=2 * 100)
+    match = _stopped(PLICAS_DPP, tmp_path, signal.SIGTERM, after=2 * 50)
     assert match.returncode == 130
     folder = tmp_path / "m"
     log = next(folder.glob("plicas-dpp.*.log"))
