@@ -72,3 +72,20 @@ def _logging_left_as_found() -> Iterator[None]:
     a later test can capture info events."""
     with kept_configuration():
         yield
+
+
+@pytest.hookimpl(trylast=True)  # after tests.tiers has marked the users of its fixtures
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files that hold ``e2e`` or ``slow`` tests run first, each file kept whole (its
+    module-scoped fixtures made once a worker), the rest as collected: the test processes
+    (pytest-xdist hands them tests in this order) start the tests of seconds and minutes
+    early and end on the many short ones, which even out their finishing times (as
+    collected, the long tests of ``tests/docker`` and ``tests/scripts`` came after all but
+    the doctests)."""
+    heavy = {_file_of(item) for item in items if item.get_closest_marker(tiers.E2E)}
+    heavy |= {_file_of(item) for item in items if item.get_closest_marker(tiers.SLOW)}
+    items.sort(key=lambda item: _file_of(item) not in heavy)  # (sort is stable)
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
