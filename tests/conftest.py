@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from acpcbot.game import LIMIT_HOLDEM, NOLIMIT_HOLDEM, Game, bundled_game
 from acpcbot.logconfig import kept_configuration
@@ -28,6 +29,13 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 # fit their text to it (acpcbot.cli.output.width): the tests, and the commands they start,
 # see whole lines unless a test asks for a width.
 os.environ.pop("COLUMNS", None)
+
+# Hypothesis fails an example that takes over 200 ms by default: on a machine busy with other
+# work (the whole suite's own subprocesses, or a shared CI runner) a cheap example can wait
+# that long, and the test fails as flaky although nothing is wrong. The examples' count, what
+# the properties test, is each test's own.
+settings.register_profile("acpcbot", deadline=None)
+settings.load_profile("acpcbot")
 
 
 def pytest_configure(config: pytest.Config) -> None:
