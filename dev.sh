@@ -152,7 +152,9 @@ case "$cmd" in
         # (the 1,905 tests on two free cores: 467 s against 515 s with two).
         workers=3
         [ ${#tier[@]} -eq 0 ] || workers=2
-        exec "$venv/bin/pytest" -n "$workers" ${tier[@]+"${tier[@]}"} "$@"
+        # --dist loadgroup: the tests of one xdist_group (those that share a fixture costly
+        # to make) run in one of them, the others wherever a process is free.
+        exec "$venv/bin/pytest" -n "$workers" --dist loadgroup ${tier[@]+"${tier[@]}"} "$@"
         ;;
     extras)
         ensure_python

@@ -23,7 +23,9 @@ from dealer.referee.config import TimeLimits
 from tests.daskcluster import Cluster, dask_cluster
 from tests.dealer.benchmark.test_pool import stop_mid_run
 
-pytestmark = pytest.mark.e2e  # a Dask scheduler and workers as processes
+# A Dask scheduler and workers as processes, started once for the module: its tests run in one
+# test process (--dist loadgroup).
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("benchmark-dask-cluster")]
 
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 

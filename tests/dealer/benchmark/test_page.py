@@ -32,7 +32,8 @@ from tests.dealer.web.browser import wait_until
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# The site is started once for the module: its tests run in one test process (--dist loadgroup).
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("benchmark-site")]
 
 
 LIMIT = "holdem.limit.2p.reverse_blinds.game"

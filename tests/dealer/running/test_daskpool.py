@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 
 from tests.daskcluster import Cluster, dask_cluster
-from tests.dealer.running.tournaments import ACPCBOT, MATCHES, SMALL, logs, results, wait_for
+from tests.dealer.running.tournaments import (
+    ACPCBOT,
+    MATCHES,
+    SHARES_THE_REFERENCE,
+    SMALL,
+    logs,
+    results,
+    wait_for,
+)
 
 pytestmark = pytest.mark.e2e  # a Dask scheduler and workers, and acpcbot tournament, as processes
 
@@ -30,6 +38,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         yield started
 
 
+@SHARES_THE_REFERENCE  # (and the cluster: one test process starts it)
 def test_a_dask_cluster_gives_the_same_logs_and_crosstable_as_one_process(
     tmp_path: Path, reference: Path, cluster: Cluster
 ) -> None:
@@ -59,6 +68,7 @@ def _playing(scratch: Path) -> bool:
     )
 
 
+@SHARES_THE_REFERENCE
 def test_a_worker_killed_in_the_middle_of_a_match_changes_nothing(
     tmp_path: Path, reference: Path, cluster: Cluster
 ) -> None:

@@ -66,6 +66,11 @@ def plicas_dpp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _whole(PLICAS_DPP, tmp_path_factory.mktemp("whole"))
 
 
+SHARES_THE_WHOLE_MATCH = pytest.mark.xdist_group("plicas-dpp-whole")
+"""The tests that compare with :func:`plicas_dpp` run in one test process (``--dist
+loadgroup``), which plays it once."""
+
+
 def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> subprocess.Popen[str]:
     """``acpcbot`` with ``args``, stopped with ``how`` once its logs hold ``after`` hands."""
     match = subprocess.Popen(
@@ -88,6 +93,7 @@ def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> sub
     return match
 
 
+@SHARES_THE_WHOLE_MATCH
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_the_same_command_goes_on_with_a_stopped_match(
     tmp_path: Path, plicas_dpp: Path, how: signal.Signals
@@ -129,6 +135,7 @@ def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
     assert _timeless(_summary(folder)) == _timeless(_summary(whole))
 
 
+@SHARES_THE_WHOLE_MATCH
 def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
     tmp_path: Path, plicas_dpp: Path
 ) -> None:

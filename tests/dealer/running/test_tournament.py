@@ -29,6 +29,7 @@ from dealer.running.tournamentplan import TournamentPlan
 from tests.dealer.running.tournaments import (
     ACPCBOT,
     MATCHES,
+    SHARES_THE_REFERENCE,
     SMALL,
     acpcbot,
     logs,
@@ -50,6 +51,7 @@ def _json_run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict
 # -- determinism ---------------------------------------------------------------------------
 
 
+@SHARES_THE_REFERENCE
 def test_two_processes_give_the_same_logs_and_crosstable_as_one(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -66,6 +68,7 @@ def test_two_processes_give_the_same_logs_and_crosstable_as_one(
     assert json.loads(capsys.readouterr().out) == results(reference)
 
 
+@SHARES_THE_REFERENCE
 def test_each_match_is_the_one_acpcbot_match_plays_on_its_card_seed(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -81,6 +84,7 @@ def test_each_match_is_the_one_acpcbot_match_plays_on_its_card_seed(
     assert pairing["matches"] == 2 and pairing["pairs"] == 1000
 
 
+@SHARES_THE_REFERENCE
 def test_the_text_gives_the_crosstable_and_both_rankings(
     reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -126,6 +130,7 @@ def test_without_out_the_folder_is_named_after_the_series(tmp_path: Path) -> Non
 # -- resilience ---------------------------------------------------------------------------
 
 
+@SHARES_THE_REFERENCE
 def test_an_interrupted_tournament_keeps_its_finished_matches_and_plays_only_the_others(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -166,6 +171,7 @@ def test_an_interrupted_tournament_keeps_its_finished_matches_and_plays_only_the
     assert results(folder) == results(reference)
 
 
+@SHARES_THE_REFERENCE
 def test_a_half_written_or_damaged_match_is_played_again(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -343,6 +349,7 @@ def test_one_against_the_rest_has_its_row_and_no_rankings(
     ]
 
 
+@SHARES_THE_REFERENCE
 def test_plot_draws_the_crosstable_as_a_png(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

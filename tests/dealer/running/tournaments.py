@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 
 AGENTS = ("tight-aggressive", "loose-passive", "example")
@@ -18,6 +20,9 @@ AGENTS = ("tight-aggressive", "loose-passive", "example")
 SMALL = [*AGENTS, "--hands", "500", "--seeds", "2", "--seed", "11"]
 """The arguments of the small tournament (without --out and the executor)."""
 MATCHES = 6
+SHARES_THE_REFERENCE = pytest.mark.xdist_group("small-tournament")
+"""The mark of a test that compares with the ``reference`` fixture (its conftest): such tests
+run in one test process (``--dist loadgroup``), which plays the small tournament once."""
 
 
 def acpcbot(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
