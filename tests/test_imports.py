@@ -29,26 +29,29 @@ def unexplained(source: str) -> Iterator[int]:
     []
     """
     lines = source.splitlines()
-    for function in ast.walk(ast.parse(source)):
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+    # One walk of the tree, knowing whether it is inside a function (walking each function's
+    # subtree in turn walked a nested function's once for each function around it).
+    pending: list[tuple[ast.AST, bool]] = [(ast.parse(source), False)]
+    while pending:
+        node, inside = pending.pop()
+        inside = inside or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        pending += [(child, inside) for child in ast.iter_child_nodes(node)]
+        if not inside:
             continue
-        for node in ast.walk(function):
-            for body in (getattr(node, field, None) for field in ("body", "orelse", "finalbody")):
-                if not isinstance(body, list):
+        for body in (getattr(node, field, None) for field in ("body", "orelse", "finalbody")):
+            if not isinstance(body, list):
+                continue
+            explained = False
+            for statement in body:
+                if not isinstance(statement, ast.Import | ast.ImportFrom):
+                    explained = False
                     continue
-                explained = False
-                for statement in body:
-                    if not isinstance(statement, ast.Import | ast.ImportFrom):
-                        explained = False
-                        continue
-                    line = statement.lineno
-                    explained = (
-                        explained
-                        or "#" in lines[line - 1]
-                        or lines[line - 2].lstrip().startswith("#")
-                    )
-                    if _ours(statement) and not explained:
-                        yield line
+                line = statement.lineno
+                explained = (
+                    explained or "#" in lines[line - 1] or lines[line - 2].lstrip().startswith("#")
+                )
+                if _ours(statement) and not explained:
+                    yield line
 
 
 def test_every_import_inside_a_function_says_why() -> None:
