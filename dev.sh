@@ -101,7 +101,7 @@ case "$cmd" in
         ensure_python
         install_project fast
         if [ $# -eq 0 ]; then
-            # What the project is for, sized to take about two minutes on two cores.
+            # What the project is for, sized to take three to four minutes on two cores.
             set -- plicas dpp --hands 30000 --seed 42
         fi
         exec "$venv/bin/acpcbot" match "$@"
