@@ -66,8 +66,12 @@ def dask_cluster(
             root / "scheduler.log",
             {**os.environ, **(scheduler or {})},
         )
-        wait_for(lambda: _said(root / "scheduler.log", "Scheduler at:") and file.exists())
-        address = json.loads(file.read_text())["address"]
+        # The file exists before the scheduler has written it: wait for the whole of it.
+        wait_for(
+            lambda: _said(root / "scheduler.log", "Scheduler at:") and _address(file) is not None
+        )
+        address = _address(file)
+        assert address is not None
         scratch = []
         logs = []
         for name, more in workers.items():
@@ -84,3 +88,11 @@ def dask_cluster(
         for process in processes:  # nothing of theirs is kept: no need to wait for a close
             process.kill()
             process.wait()
+
+
+def _address(file: Path) -> str | None:
+    """The scheduler's address from its file, or ``None`` until the file is written whole."""
+    try:
+        return str(json.loads(file.read_text())["address"])
+    except (OSError, ValueError, KeyError):
+        return None
