@@ -99,26 +99,26 @@ class HandLoop:
                 for seat in range(count):
                     self.reporter.sent(seat, now_us(), messages[positions[seat]])
                 self.reporter.flush()
-            seat = acting
-            try:
-                if hold_idle:  # the others' states wait for their next write
-                    for other in range(count):
-                        if other != acting:
-                            seats[other].queue(messages[positions[other]])
-                    seats[acting].send(messages[position])
-                else:
-                    for seat in range(count):
-                        seats[seat].send(messages[positions[seat]])
-            except SeatGoneError as exc:
-                raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
-            self.last_sent_us = sent_us = time.time_ns() // 1000
+            if hold_idle:  # the others' states wait for their next write
+                for other in range(count):
+                    if other != acting:
+                        seats[other].queue(messages[positions[other]])
+                self._send(acting, messages[position])
+            else:
+                for seat in range(count):
+                    self._send(seat, messages[positions[seat]])
+            self.last_sent_us = sent_us = now_us()
             action = self._read_action(acting, position, messages[position][:-2], sent_us)
             lines.record(action)
         self._end_hand(lines)
 
-    def _send(self, seat: int) -> None:
+    def _send(self, seat: int, data: bytes | None = None) -> None:
+        """Write what is queued for ``seat`` (and ``data`` with it, in one call)."""
         try:
-            self.seats[seat].flush()
+            if data is None:
+                self.seats[seat].flush()
+            else:
+                self.seats[seat].send(data)
         except SeatGoneError as exc:
             raise seat_error(seat, f"could not send state to {{seat}}: {exc}") from None
 
@@ -136,7 +136,7 @@ class HandLoop:
                 why = waited(waited_from, self._response_s)
                 raise seat_error(seat, "could not get action from {seat}", why)
             line, terminated = got
-            received_us = time.time_ns() // 1000
+            received_us = now_us()
             if self._verbose:
                 self.reporter.received(seat, received_us, line, terminated)
             reply = echoed_action(line, sent) if limit else None
