@@ -53,15 +53,26 @@ def broker_url(text: str) -> BrokerAddress:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("--mqtt ")) from None
 
 
-def add_mqtt_options(parser: argparse.ArgumentParser, *, hands: bool = False) -> None:
+BROKER = (
+    "mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (TLS), default port 1883/8883, default "
+    "prefix acpcbot; the user and password may come from $ACPCBOT_MQTT_USERNAME and "
+    "$ACPCBOT_MQTT_PASSWORD instead (the mqtt extra)"
+)
+"""What ``--mqtt`` takes, said by every command that has it."""
+
+
+def add_mqtt_options(
+    parser: argparse.ArgumentParser,
+    what: str = "publish live status and progress (as acpcbot watch shows them; it never slows "
+    "or stops the work, and the .log files stay the record) to an MQTT broker",
+    *,
+    hands: bool = False,
+    default: str | None = None,
+) -> None:
+    """``--mqtt URL`` (``what``: what the command does with the broker) and, with
+    ``hands``, ``--mqtt-hands``."""
     parser.add_argument(
-        "--mqtt",
-        type=broker_url,
-        metavar="URL",
-        help="publish live status and progress to an MQTT broker: "
-        "mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (TLS), default port 1883/8883, "
-        "default prefix acpcbot; the user and password may come from $ACPCBOT_MQTT_USERNAME "
-        "and $ACPCBOT_MQTT_PASSWORD instead (the mqtt extra). The .log files stay the record",
+        "--mqtt", type=broker_url, default=default, metavar="URL", help=f"{what}: {BROKER}"
     )
     if hands:
         parser.add_argument(

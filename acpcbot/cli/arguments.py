@@ -188,7 +188,8 @@ def add_jobs(parser: Options, what: str = "halves") -> None:
 
 def add_transport(parser: Options, *, remote: bool = False) -> None:
     choices = ["inprocess", "tcp"]
-    what = "inprocess (default): the dealer calls the agents; tcp: over loopback sockets"
+    what = "inprocess (default): the dealer calls the agents; tcp: through the acpcbot client "
+    what += "over loopback sockets, as against any ACPC dealer"
     if remote:
         choices.append("remote")
         what += (
@@ -198,11 +199,10 @@ def add_transport(parser: Options, *, remote: bool = False) -> None:
 
 
 def add_game(parser: Options, *, from_logs: bool = False) -> None:
-    shown = (
-        "the game each log's header names"
-        if from_logs
-        else f"{LIMIT_HOLDEM}, heads-up limit hold'em"
-    )
+    shown = f"{LIMIT_HOLDEM}, heads-up limit hold'em"
+    if from_logs:  # (a game file a log names is looked for beside it, here, then bundled)
+        shown = "the game each log's header names; give it for a log naming none, or a file "
+        shown += "not beside the log, here or bundled"
     parser.add_argument(
         "--game",
         type=game_value,
@@ -210,6 +210,13 @@ def add_game(parser: Options, *, from_logs: bool = False) -> None:
         metavar="GAME",
         help=f"a .game file or the name of a bundled game (default: {shown})",
     )
+
+
+def add_scheduler(parser: Options, what: str, note: str = "") -> None:
+    """``--scheduler``: a Dask cluster to play ``what`` on (``note``: what it must offer)."""
+    help = f"play {what} on the workers of the Dask scheduler at this address instead of in "
+    help += f"processes of this machine (the cluster extra{note})"
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help=help)
 
 
 def add_json(parser: Options, what: str = "JSON instead of text") -> None:

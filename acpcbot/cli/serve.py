@@ -1,30 +1,21 @@
-"""A benchmark server, compatible with the ACPC reference's bm_server: users log on over TCP
-(with the reference's bm_widget, or acpcbot connect), ask for runs of matches against the
-house bots (RUNMATCHES game #runs tag rngSeed player ..., LOCAL for their own bot), and their
-bot is told where to connect (RUN HOST PORT) when a run starts. Each run plays on our dealer,
-in a process of its own; its log goes to DATA/logs/USER/, and its result to the database.
+"""A benchmark server compatible with the ACPC reference's bm_server: users log on over TCP
+(with bm_widget, or acpcbot connect), ask for runs against the house bots (RUNMATCHES game
+#runs tag rngSeed player ..., LOCAL for their own bot), and their bot is told where to
+connect (RUN HOST PORT). Each run plays on our dealer, in a process of its own; its log
+goes to DATA/logs/USER/, its result to the database (migrated at every start).
 
---config may add, in a TOML file, limits per user, duplicate runs by default, the database
-and more; without it, the server offers heads-up limit hold'em against dpp and plicas. A
-house bot is an agent spec (bot dpp dpp) or, as in the reference, a startup script run with
-HOST PORT POSITION. Plain-text passwords in the configuration are hashed as it is read;
-users are also added with `acpcbot serve user add NAME`, which prints a generated password
-once.
+Without --config, heads-up limit hold'em against dpp and plicas. A house bot is an agent
+spec (bot dpp dpp) or, as in the reference, a startup script run with HOST PORT POSITION.
+Plain-text passwords in the configuration are hashed as it is read. SIGTERM or Ctrl-C stops
+the runs after their hand and keeps the queue; after a crash, the runs that were playing
+are marked failed (the hands their logs hold kept) and their users told at their next logon.
 
-The database's tables are migrated at every start. SIGTERM or Ctrl-C stops the runs after
-their hand and keeps the queue; after a crash, the runs that were playing are marked failed
-(every hand their logs hold is kept) and their users are told when they next log on.
-
-The web page and the HTTP API, on the same address (--http-port), serve the public
-leaderboard (each user's best tag per house bot, by duplicate result), "My matches" (a
-user's requests and runs live, their logs and results), an admin view; and the API a script
-uses with the user's password as its token (NAME:PASSWORD), to submit and cancel requests,
-follow them and download its logs (/api/openapi.json describes it).
-
-With --scheduler the workers write the runs' logs in DATA, and RUN lines name the worker's
-host ($ACPCBOT_PUBLIC_HOST in the worker's environment, else its address). The line protocol
-has no TLS (passwords cross the network in the clear), hence --insecure; without --tls-cert
-the page and the API are in the clear too. Needs the server extra.
+The web page and the HTTP API (--http-port) serve the public leaderboard (each user's best
+tag per house bot, by duplicate result), "My matches" (a user's runs live, their logs and
+results), an admin view, and the API a script uses with NAME:PASSWORD as its token, to
+submit, follow and cancel requests and download its logs (/api/openapi.json). The line
+protocol has no TLS (passwords cross the network in the clear), hence --insecure. Needs the
+server extra.
 """
 
 from __future__ import annotations
@@ -47,7 +38,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--config",
         type=Path,
         metavar="FILE",
-        help="bm_server.config (the reference's format), or a .toml file of ours",
+        help="bm_server.config (the reference's format), or a .toml file of ours (limits per "
+        "user, duplicate runs by default, the database and more)",
     )
     parser.add_argument(
         "--data",
@@ -92,12 +84,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "(as acpcbot web DIR; repeatable; not one holding --data or in it, where the users' "
         "logs are; default none: no such views)",
     )
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="play the runs on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:PORT; the cluster extra) instead of in processes of this machine: its "
-        "workers must see DIR at the same path",
+    arguments.add_scheduler(
+        parser,
+        "the runs",
+        "; its workers write the logs in DIR, at the same path, and RUN lines name a worker's "
+        "$ACPCBOT_PUBLIC_HOST, else its address",
     )
     parser.add_argument(
         "--insecure",

@@ -1,25 +1,19 @@
 """Play a tournament: every pair of agents (or --vs one against the rest), K duplicate matches
-each, and their crosstable and rankings.
+each as `acpcbot match` plays them, and their crosstable and rankings.
 
-Each match is a duplicate match exactly as `acpcbot match` plays it. Every pairing plays on
-the same card seeds (--seed, --seeds), so on the same deals; `acpcbot match A B --hands N
---seed S+k` replays one match byte for byte (A: the agent given first, or the --vs agent);
-the agents' seeds are derived from the card seed.
+Every pairing plays on the same card seeds (S .. S+K-1, the agents' seeds derived from
+them), so on the same deals: `acpcbot match A B --hands N --seed S+k` replays one match byte
+for byte (A: the agent given first, or the --vs agent). Each match's files land in
+DIR/A-vs-B.seedS.nN/ as soon as it ends; the progress counts the matches ended. The
+crosstable gives the row agent's mbb/g against the column agent with a 95% CI over the
+duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and bankroll
+instant run-off; both are in DIR/results.json.
 
-Each match's logs and summary.json land in DIR/A-vs-B.seedS.nN/ as soon as it ends (DIR:
---out). The crosstable gives the row agent's mbb/g against the column agent with a 95% CI
-over the duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and
-bankroll instant run-off. Both are in DIR/results.json. Progress counts the matches ended;
---mqtt publishes it with the tournament's status, as `acpcbot watch` shows it. With --aivat
-each pairing's AIVAT estimate is pooled over its matches (whose .probs files are as
-`acpcbot match --aivat` writes them): the same mean to expect, usually with a much narrower
-CI.
-
-Running the same command again plays only the matches not finished in DIR (each match found
-is checked: its summary and both logs complete); more agents or seeds may be added to the
-command, and the finished matches are kept. A match whose process or worker dies is played
-again, and reported after 3 failures. Ctrl-C stops at once, keeping every finished match.
-One tournament at a time writes DIR.
+The same command again plays only the matches not finished in DIR (each one found is
+checked: its summary and both logs complete); agents or seeds may be added to it, the
+finished matches kept. A match whose process or worker dies is played again, and reported
+after 3 failures. Ctrl-C stops at once, keeping every finished match. One tournament at a
+time writes DIR.
 """
 
 from __future__ import annotations
@@ -54,15 +48,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_game(parser)
     where = parser.add_mutually_exclusive_group()
     arguments.add_jobs(where, "matches")
-    where.add_argument(
-        "--scheduler",
-        metavar="tcp://HOST:PORT",
-        help="play on this Dask scheduler's workers instead (the cluster extra)",
-    )
+    arguments.add_scheduler(where, "the matches")
     arguments.add_isolate(parser)
     arguments.add_json(parser, "results.json on stdout")
     arguments.add_aivat(
-        parser, "record decision probabilities in every match and add each pairing's AIVAT estimate"
+        parser,
+        "record decision probabilities in every match (as acpcbot match --aivat) and add each "
+        "pairing's AIVAT estimate pooled over its matches: the same mean to expect, usually "
+        "with a much narrower CI",
     )
     arguments.add_plot(parser, "also draw DIR/crosstable.png (the plot extra)")
     add_progress_options(parser)

@@ -15,7 +15,7 @@ import contextlib
 
 from acpcbot.cli.arguments import add_json
 from acpcbot.errors import UsageError
-from acpcbot.options import broker_url
+from acpcbot.options import add_mqtt_options
 
 HELP = "a live view of the matches publishing to an MQTT broker (--mqtt URL)"
 
@@ -24,16 +24,8 @@ DEFAULT_BROKER = "mqtt://localhost:1883"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--mqtt",
-        type=broker_url,
-        default=DEFAULT_BROKER,
-        metavar="URL",
-        help="the broker: mqtt://[USER:PASS@]HOST[:PORT][/PREFIX] or mqtts:// (default "
-        f"{DEFAULT_BROKER}, mosquitto's; the prefix the matches publish under, default "
-        "acpcbot; the user and password may come from $ACPCBOT_MQTT_USERNAME and "
-        "$ACPCBOT_MQTT_PASSWORD instead)",
-    )
+    what = f"the broker and prefix the matches publish to (default {DEFAULT_BROKER}, mosquitto's)"
+    add_mqtt_options(parser, what, default=DEFAULT_BROKER)
     parser.add_argument(
         "matches", metavar="MATCH", nargs="*", help="only these (globs over names and ids)"
     )

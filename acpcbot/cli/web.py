@@ -1,29 +1,19 @@
-"""A local web page for matches and their logs: watch them live, replay any ACPC log hand by
-hand, and sit down at a seat yourself.
+"""A local web page for matches and their logs: watch them live, replay any ACPC
+log hand by hand, and sit down at a seat yourself.
 
-Live: the matches, players and tournaments publishing to the broker (--mqtt), and those in
-the folders DIR... (or a DIR that is a match or tournament folder itself, as `acpcbot
-results` takes it, or a .log): progress, hands/s, agent A's running mbb/g with its 95% CI,
-its bankroll curve with the CI band growing as hands arrive, a tournament's crosstable as a
-heatmap as it fills; a match whose process died shows as aborted.
-
-Replay: any .log in the folders (ours or the reference dealer's): the hands with filters
-(largest pots, showdowns, one player's losses, a hand number) and each hand step by step:
-cards, board, every action with the pot; with the .probs of an --aivat match beside it, each
-decision's fold/call/raise probabilities and the hand's AIVAT value.
-
-Play: you against any agent `acpcbot agents` lists (NAME:KEY=VALUE,... with options) on
-acpcbot's dealer, with buttons for the legal actions only, the time limit per action shown
-and the running result; the match is an ordinary match folder in --play-dir (logs and
-summary.json, which `acpcbot results` reads), and the rematch with the same cards and the
-seats swapped is one click. Or you at a seat of any ACPC dealer (its host and port), as
-`acpcbot play` seats an agent. A page closed mid-match is a player that ran out of time: the
-dealer ends the match and the hands played are kept. Ctrl-C or SIGTERM ends the matches
-being played as interrupted, their hands kept.
+Live: the matches, players and tournaments publishing to --mqtt's broker or in the folders
+given, as they play (agent A's running mbb/g with its 95% CI and bankroll curve, a
+tournament's crosstable; a match whose process died shows as aborted). Replay: any .log in
+them (ours or the reference dealer's), hand by hand with filters; with an --aivat match's
+.probs, each decision's probabilities and the hand's AIVAT value. Play: you against any
+agent `acpcbot agents` lists, on acpcbot's dealer, the match an ordinary match folder in
+--play-dir (the rematch, same cards, seats swapped, one click); or you at a seat of any
+ACPC dealer, as `acpcbot play` seats an agent. A page closed mid-match runs out of time;
+Ctrl-C or SIGTERM ends the matches being played as interrupted; the hands played are kept.
 
 Safe by default: it answers only requests addressed to it, reads only the folders given
-(and --play-dir), whatever a URL says, and writes only in --play-dir. Every script and style
-is served from the package (no CDN). Needs the web extra (aiohttp).
+(and --play-dir) whatever a URL says, writes only in --play-dir, and serves every script
+and style from the package (no CDN). Needs the web extra (aiohttp).
 """
 
 from __future__ import annotations
@@ -32,7 +22,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli import arguments
-from acpcbot.options import broker_url
+from acpcbot.options import add_mqtt_options
 
 HELP = "a local web page: live matches, replays of any ACPC log, and you at a seat"
 
@@ -48,13 +38,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="folders of results to serve (folders of them, match and tournament folders, "
         "logs); nothing else is read",
     )
-    parser.add_argument(
-        "--mqtt",
-        type=broker_url,
-        metavar="URL",
-        help="also show the matches publishing to this MQTT broker: mqtt://[USER:PASS@]HOST"
-        "[:PORT][/PREFIX] (as for acpcbot watch; the mqtt extra)",
-    )
+    add_mqtt_options(parser, "also show the matches publishing to this MQTT broker")
     arguments.add_host(parser, "any other asks for a token", default="127.0.0.1")
     arguments.add_page_port(parser, "--port", "the port")
     parser.add_argument(
