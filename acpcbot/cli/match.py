@@ -1,31 +1,20 @@
 """Play a duplicate match between two agents with acpcbot's own ACPC dealer.
 
-Half 1 seats AGENT_A in seat 1, half 2 reverses the seats; both halves use the same card
-seed and the same agent seeds, and the agents start fresh in each half. Prints agent A's
-mbb/g in each half and over the duplicate pairs, with a 95% confidence interval over the
-pairs and the standard deviation of one pair, and each agent's decisions (with the
-fallbacks made for it). Writes both .log files (ACPC format) and summary.json to --out.
-
-The halves are independent. With --transport tcp the dealer talks to the agents through the
-acpcbot client, as against any ACPC dealer. With --transport remote both halves listen at
-once (--ports) for players that connect from elsewhere, e.g. `acpcbot play HOST PORT1 PORT4
---agent AGENT_A --match-seed S --as a` and `acpcbot play HOST PORT2 PORT3 --agent AGENT_B
---match-seed S --as b` (the agent seeds are also printed). Deterministic agents give
-byte-identical logs over any transport, and with any --jobs.
-
-With --aivat the .probs file beside each .log holds every decision's probabilities (as the
-agents report them; the .log is the same), and the summary adds agent A's AIVAT estimate:
-its winnings with the luck of the cards and of the known strategies taken out (unbiased,
-with a much narrower CI; see `acpcbot results --aivat`).
+Half 1 seats AGENT_A in seat 1, half 2 reverses the seats on the same cards; the agents
+start fresh in each half with the same seeds. Prints agent A's mbb/g in each half and over
+the duplicate pairs, with a 95% CI over the pairs and one pair's standard deviation, and
+each agent's decisions (with the fallbacks made for it); writes both .log files (ACPC
+format) and summary.json to --out. Deterministic agents give byte-identical logs over any
+transport and with any --jobs. With --transport remote the players connect from elsewhere,
+e.g. `acpcbot play HOST PORT1 PORT4 --agent AGENT_A --match-seed S --as a` and `acpcbot play
+HOST PORT2 PORT3 --agent AGENT_B --match-seed S --as b` (the agent seeds are also printed).
 
 --out must be empty or hold this same match, and is locked while the match runs. Ctrl-C
-(or SIGTERM, as from docker stop) stops after the current hand, writes summary.json with
-"status": "interrupted" and the results so far, and exits with status 130. The same command
-then goes on where it stopped (after SIGKILL too): the hands played are played again first,
-checked against the logs, so that the agents learn what they had learned, and the files end
-as an uninterrupted run's; --force starts over. The progress shows agent A's running mbb/g
-with its 95% CI; --mqtt publishes what `acpcbot watch` shows, and never slows or stops the
-match.
+(or SIGTERM) stops after the current hand, writes summary.json with "status":
+"interrupted" and the results so far, and exits 130. The same command then goes on where
+it stopped (after SIGKILL too): the hands played are played again first, checked against
+the logs, so that the agents learn what they had learned and the files end as an
+uninterrupted run's; --force starts over.
 """
 
 from __future__ import annotations
@@ -33,7 +22,6 @@ from __future__ import annotations
 import argparse
 
 from acpcbot.cli import arguments
-from acpcbot.errors import UsageError
 from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
@@ -76,7 +64,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     arguments.add_game(parser)
     arguments.add_aivat(
-        parser, "record decision probabilities beside the logs and add the AIVAT estimate"
+        parser,
+        "record every decision's probabilities (as the agents report them) in a .probs file "
+        "beside each .log, which is the same, and add agent A's AIVAT estimate: its winnings "
+        "with the luck of the cards and of known strategies taken out (unbiased, a much "
+        "narrower CI; see acpcbot results --aivat)",
     )
     arguments.add_isolate(parser)
     arguments.add_json(parser, "summary.json on stdout")
@@ -96,8 +88,6 @@ def run(args: argparse.Namespace) -> None:
 
     transport = Transport(args.transport)
     listening = listening_for(transport, args.host, args.ports, args.start_timeout)
-    if args.isolate and transport is Transport.REMOTE:
-        raise UsageError("--isolate is for agents played here, not --transport remote")
     agents = arguments.entrants([args.agent_a, args.agent_b], isolate=args.isolate)
     request = MatchRequest(
         agents[0],

@@ -357,7 +357,7 @@ def check_match(request: MatchRequest) -> Game:
     if request.listening is not None and request.transport is not Transport.REMOTE:
         raise UsageError("where to listen for players is for --transport remote only")
     if request.transport is Transport.REMOTE and any(request.plan().isolated):
-        raise UsageError("an agent played in a process of its own is played here, not remote")
+        raise UsageError("--isolate is for agents played here, not --transport remote")
     if request.aivat and request.transport is Transport.REMOTE:
         raise UsageError(
             "--aivat needs the agents' probabilities at each decision: play them here "

@@ -146,7 +146,7 @@ def test_nothing_of_an_isolated_agent_runs_here(tmp_path: Path) -> None:
         assert bot.strategy(bundled_game()) is None
         check_match(MatchRequest(bot, entrant("always-call"), out=tmp_path / "m"))
         remote = MatchRequest(bot, entrant("always-call"), transport=Transport.REMOTE)
-        with pytest.raises(AcpcError, match=r"^an agent played in a process of its own is played"):
+        with pytest.raises(AcpcError, match=r"^--isolate is for agents played here"):
             check_match(remote)
         assert "trap" not in sys.modules
     finally:
