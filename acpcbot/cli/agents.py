@@ -1,12 +1,9 @@
-"""List every agent acpcbot can play, one per line: its name and what it does.
+"""List every agent acpcbot can play, one per line: its name and what it does, and its
+options on a second line (give them after the name: --agent plicas:dprc=off,bluff=off).
 
 The built-in agents come first, then the plug-ins installed distributions declare (entry
-point group ``acpcbot.agents``), marked as such. Agents that take options list them on a
-second line; give them after the name, e.g. ``--agent plicas:dprc=off,bluff=off``. Any
-``Agent`` subclass of yours also plays without being installed: ``--agent module:Class``.
-
-``--specs`` gives a required option an example value (e.g. ``lbr:opponent=dpp``), for a
-script that plays every agent (the docker image's warm-up).
+point group acpcbot.agents), marked as such. An Agent subclass of yours plays without being
+installed: --agent module:Class.
 """
 
 from __future__ import annotations
@@ -20,7 +17,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--specs",
         action="store_true",
-        help="one spec per line that plays as it is (the name, with any required options)",
+        help="one spec per line that plays as it is, a required option given an example value "
+        "(e.g. lbr:opponent=dpp): for a script that plays every agent",
     )
 
 

@@ -1,15 +1,12 @@
 """Connect to a benchmark server (acpcbot serve, or the ACPC reference's bm_server) and play
 your bot in the matches you ask for, as the reference's bm_widget does.
 
-It logs on (without --user, the first line typed is the logon, as with bm_widget), passes
-on the commands given with --run (or typed on standard input: HELP, GAMES, QSTAT, RUNMATCHES
-game #runs tag rngSeed player ..., with LOCAL for your bot and DUPLICATE for duplicate pairs
-on acpcbot serve), and prints what the server says. For each RUN HOST PORT line it starts
-your bot: `acpcbot play HOST PORT --agent SPEC --seed N`, or PROGRAM HOST PORT.
-
-With --run, it ends when every run it asked for has ended and its bots have exited (acpcbot
-serve says both: # QUEUED and # ENDED lines), with status 0 when all of them finished and 1
-when one was refused, failed or was stopped.
+It logs on, passes on the commands given with --run or typed (HELP, GAMES, QSTAT,
+RUNMATCHES game #runs tag rngSeed player ..., LOCAL for your bot, DUPLICATE for duplicate
+pairs on acpcbot serve), and prints what the server says. For each RUN HOST PORT line it
+starts your bot: `acpcbot play HOST PORT --agent SPEC --seed N`, or PROGRAM HOST PORT. With
+--run it ends when every run it asked for has ended and its bots have exited, with status 0
+when all of them finished and 1 when one was refused, failed or was stopped.
 """
 
 from __future__ import annotations
@@ -39,7 +36,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="a program to run with HOST PORT for each run instead (bm_widget's bot_command)",
     )
     add_seed(parser, "the agent's seed in every run (default 0)", metavar=None)
-    parser.add_argument("--user", metavar="NAME", help="log on as NAME")
+    parser.add_argument(
+        "--user", metavar="NAME", help="log on as NAME (else the first line typed is the logon)"
+    )
     parser.add_argument(
         "--password-file",
         type=Path,
@@ -54,7 +53,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="COMMAND",
         help="a command to send once logged on (repeatable), e.g. 'RUNMATCHES "
         "holdem.limit.2p.reverse_blinds.game 2 t1 7 LOCAL dpp'; then standard input is "
-        "not read, and it ends when the runs have",
+        "not read, and it ends when the runs have (acpcbot serve's # QUEUED, # ENDED lines)",
     )
 
 

@@ -1,20 +1,18 @@
 """How much the players' bets reveal about their cards: Saund's information gain, from logs.
 
-For every decision point of every hand (the state before each action, and the showdown),
-three observers estimate the chance that the player in position 0 wins: the omniscient one,
-who sees both players' hole cards (p); and a public one, who sees only the board, from the
-cards alone (q = 1/2 in hold'em: the board is common) and from the cards plus inference
-from the bets (weight tables over each player's 1326 holdings, re-weighted by Bayes' rule
-under Saund's factored betting policy, fitted to each player from the earlier hands). The
-report gives, per street, the average Kullback-Leibler divergence KL(p || q) in bits for
-both public estimates and the information gain 1 - KL_bet / KL_cards as a percentage with
-its 95% confidence interval over hands, and each player's fitted predictability.
+At every decision point of every hand (and the showdown), three observers estimate the
+chance that the player in position 0 wins: the omniscient one, who sees both hands (p),
+and a public one, who sees the board, from the cards alone (q, 1/2 in hold'em) and from
+the cards and the bets (weights over each player's 1326 holdings, updated by Bayes' rule
+under Saund's factored betting policy, fitted to each player on the earlier hands). Per
+street, the report gives the mean KL(p || q) in bits of both public estimates and the
+information gain 1 - KL_bet / KL_cards in % with its 95% CI over hands, and each player's
+predictability.
 
-The logs are ACPC .log files that show both players' hole cards in every hand (ours do, and
-so do the reference dealer's); several logs are read in order as one sample (say, the two
-halves of a duplicate match), each player's policy fitted across them by name. The game is
-the one each log's header names (a file beside the log, here, or a bundled game). --plot's
-PNGs are in the manner of Saund's Fig. 6.
+The logs must show both players' hole cards in every hand (ours and the reference dealer's
+do); several are one sample, read in order (say, a duplicate match's two halves), each
+player's policy fitted across them by name. --plot's PNGs are in the manner of Saund's
+Fig. 6.
 """
 
 from __future__ import annotations

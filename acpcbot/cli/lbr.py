@@ -2,20 +2,16 @@
 can lose (its exploitability), in mbb/g with a 95% CI.
 
 LBR (Lisý & Bowling 2017; the `lbr` agent) tracks AGENT's range over every holding by
-Bayes' rule from AGENT's own strategy, queried for every holding at once, and at each of its
-decisions takes the action with the best check-down value against that range: fold, call,
-or raise with the chance that the range folds to it. It plays AGENT in a duplicate match
-exactly as `acpcbot match lbr:opponent=AGENT AGENT` does (both seats on the same cards;
-ordinary ACPC logs) and reports LBR's winnings: a best response wins at least as much, so
-AGENT is at least that exploitable.
+Bayes' rule from AGENT's own strategy, and at each decision takes the action with the best
+check-down value against it (a raise counting the chance that the range folds). It plays a
+duplicate match as `acpcbot match lbr:opponent=AGENT AGENT` does (ordinary ACPC logs; the
+same seed, the same logs) and reports LBR's winnings: a best response wins at least as much.
 
-AGENT is an agent (a spec) whose strategy is fixed and known for every holding (`acpcbot
-agents`: always-call, always-raise, example, hash, dpp, dpp-coarse and the Kendall styles),
-or plicas / plicas-static frozen from the first hand: `plicas-static:freeze-after=0`, or
-what plicas converged to after 50,000 hands of dpp-coarse,
-`plicas:train=dpp-coarse,train-hands=50000,freeze-after=0` (each process of the match trains
-it first, for a few minutes). An agent that adapts (plicas) is refused. LBR is
-deterministic: the same seed gives the same logs. A best response wins about 1163 mbb/g
+AGENT's strategy must be fixed and known for every holding (`acpcbot agents`: always-call,
+always-raise, example, hash, dpp, dpp-coarse, the Kendall styles), or plicas frozen from
+the first hand: `plicas-static:freeze-after=0`, or after 50,000 hands of dpp-coarse,
+`plicas:train=dpp-coarse,train-hands=50000,freeze-after=0` (each process trains it first,
+for a few minutes); an agent that adapts is refused. A best response wins about 1163 mbb/g
 against always-call and 3698 against always-raise.
 """
 

@@ -1,20 +1,13 @@
 """Play one match against an ACPC dealer (protocol 2.0.0): the University of Alberta
 reference server or any compatible one.
 
-Connects to HOST:PORT (the port the dealer printed for your seat), plays the agent until the
-dealer ends the match, and prints a summary: hands, chips won, mbb/g, decisions and the
-fallbacks made for the agent (--json adds the agent and the dealer's address). The exit
-status is 0 when the match ended cleanly between hands and 1, with a one-line message, when
-the dealer or the connection failed (bad state, closed mid-hand, silent past
---read-timeout, the match ended before its first hand, ...). An agent that is late
-(--budget-ms), fails or picks an illegal action never breaks the connection: the client
-checks or calls instead, logs the first of each kind in full and counts the rest.
-
-Several ports are the seats of one agent in both halves of a duplicate match dealt
-elsewhere (`acpcbot match --transport remote`), each played with the same seed: with
---match-seed and --as, the match is the one `acpcbot match` plays. --mqtt publishes the
-bot's own view of each match (hands, chips, running mbb/g, decisions, fallbacks), as
-`acpcbot watch` shows it.
+Plays the agent until the dealer ends the match and prints a summary: hands, chips won,
+mbb/g, decisions and the fallbacks made for the agent. Exits 0 when the match ended cleanly
+between hands, else 1 with a one-line message (a bad state, a connection closed mid-hand or
+silent past --read-timeout, a match ended before its first hand, ...). An agent that is
+late (--budget-ms), fails or picks an illegal action never breaks the connection: the
+client checks or calls instead, logs the first of each kind in full and counts the rest.
+--mqtt publishes the bot's own view of each match.
 """
 
 from __future__ import annotations
@@ -40,7 +33,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         type=arguments.tcp_port,
         nargs="+",
         help="the dealer's port for this seat; several: a match on each at once (one "
-        "agent's seats in both halves of a duplicate match), each with a fresh agent",
+        "agent's seats in both halves of a duplicate match, as acpcbot match --transport "
+        "remote deals it), each with a fresh agent and the same seed",
     )
     arguments.add_agent(
         parser,
@@ -88,7 +82,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         help=f"seconds to wait for the connection (default: {CONNECT:g})",
     )
     parser.add_argument("--name", help="the player's name, passed to the agent")
-    arguments.add_json(parser, "the summary as one JSON object on stdout")
+    arguments.add_json(
+        parser, "each summary as one JSON object a line (with the agent, seed, dealer)"
+    )
     parser.add_argument(
         "--uvloop",
         action=argparse.BooleanOptionalAction,

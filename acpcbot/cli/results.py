@@ -1,24 +1,17 @@
-"""Results of finished matches from their ACPC ``.log`` files (ours or the reference's).
+"""Results of finished matches from their ACPC .log files (ours or the reference's).
 
-With one log: the player's winnings in mbb/g with a 95% confidence interval over hands. With
-the two logs of a duplicate pair (the same seed, game, hand count and two players, the seats
-reversed), in either order: the player's in each half and over the pairs, each hand number's
-two results averaged into one sample, with the CI over pairs and the per-pair standard
-deviation; two logs that are not such a pair are an error naming the differences. Each log's
-totals are checked against its SCORE line: a disagreement, and a last line cut while it was
-being written, are warnings (the complete hands are counted). --plot's bankroll curves are
-the player's cumulative mbb in each log and, for a pair, over the pairs (LOG.bankroll.png:
-LOG without its .log).
+With one log: the player's winnings in mbb/g with a 95% CI over hands. With the two logs of
+a duplicate pair (the same seed, game, hand count and players, the seats reversed), in
+either order: the player's in each half and over the pairs (each hand number's two results
+averaged into one sample), with the CI over pairs and one pair's standard deviation; two
+logs that are not such a pair are an error naming the differences. A log whose totals
+disagree with its SCORE line, or whose last line was cut, is a warning (the complete hands
+are counted). A match's folder reads as the logs its summary.json names; a tournament's as
+--tournament DIR, its results rebuilt from its matches' files (unfinished matches named).
 
-With --aivat, also the AIVAT estimate (unbiased, the luck of the cards and of known
-strategies taken out): chance corrections at every deal and board card, and action
-corrections at every decision whose probabilities the .probs file beside its log holds
-(acpcbot match --aivat writes them); a log without one (the reference dealer's) gets the
-chance corrections only.
-
-A match's folder (acpcbot match --out DIR) reads as the logs its summary.json names; a
-tournament's (acpcbot tournament) as --tournament DIR: its results rebuilt from its matches'
-files (unfinished matches are named).
+--aivat's estimate takes out the luck of the cards at every deal and board card, and of
+known strategies at every decision whose probabilities the .probs file beside its log holds
+(acpcbot match --aivat writes them; a log without one gets the first only).
 """
 
 from __future__ import annotations
@@ -61,9 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
     )
     add_json(parser)
-    add_aivat(
-        parser, "also the AIVAT estimate (with the .probs files beside the logs, when there are)"
-    )
+    add_aivat(parser, "also the AIVAT estimate (unbiased; the .probs beside the logs, if any)")
     parser.add_argument(
         "--tournament",
         type=path_value,
@@ -72,9 +63,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     add_plot(
         parser,
-        "also draw the bankroll curves with the running mbb/g and its 95%% CI beside the "
-        "first log (LOG.bankroll.png), or with --tournament the crosstable (DIR/crosstable.png); "
-        "the plot extra",
+        "also draw the bankroll curves (cumulative mbb in each log and over the pairs) with the "
+        "running mbb/g and its 95%% CI beside the first log (LOG.bankroll.png, LOG without its "
+        ".log), or with --tournament the crosstable (DIR/crosstable.png); the plot extra",
     )
     parser.add_argument(
         "--plot-file",
@@ -132,15 +123,9 @@ def _tournament(args: argparse.Namespace, *, given_logs: bool) -> None:
         )
     if given_logs:
         raise UsageError("give logs or --tournament DIR, not both")
-    for option, given in (
-        ("--player", args.player is not None),
-        ("--big-blind", args.big_blind is not None),
-        ("--side-by-side", args.side_by_side),
-        ("--strict", args.strict),
-        ("--plot-file", args.plot_file is not None),
-    ):
-        if given:
-            raise UsageError(f"{option} is for logs, not for --tournament")
+    for option in ("player", "big_blind", "side_by_side", "strict", "plot_file"):
+        if getattr(args, option) not in (None, False):
+            raise UsageError(f"--{option.replace('_', '-')} is for logs, not for --tournament")
     if args.plot:
         need_matplotlib()
     report = read_tournament(args.tournament)
