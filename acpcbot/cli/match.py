@@ -1,20 +1,18 @@
-"""Play a duplicate match between two agents with acpcbot's own ACPC dealer.
+"""Play a duplicate match between two agents with acpcbot's own ACPC dealer: half 2 deals
+half 1's cards with the seats reversed, the agents fresh in each half with the same seeds.
 
-Half 1 seats AGENT_A in seat 1, half 2 reverses the seats on the same cards; the agents
-start fresh in each half with the same seeds. Prints agent A's mbb/g in each half and over
-the duplicate pairs, with a 95% CI over the pairs and one pair's standard deviation, and
-each agent's decisions (with the fallbacks made for it); writes both .log files (ACPC
-format) and summary.json to --out. Deterministic agents give byte-identical logs over any
-transport and with any --jobs. With --transport remote the players connect from elsewhere,
-e.g. `acpcbot play HOST PORT1 PORT4 --agent AGENT_A --match-seed S --as a` and `acpcbot play
-HOST PORT2 PORT3 --agent AGENT_B --match-seed S --as b` (the agent seeds are also printed).
+Prints agent A's mbb/g in each half and over the duplicate pairs with a 95% CI and one
+pair's standard deviation, and each agent's decisions and fallbacks; writes both .log files
+(ACPC format) and summary.json to --out. Deterministic agents give byte-identical logs over
+any transport and with any --jobs. Remote players connect as `acpcbot play HOST PORT1 PORT4
+--agent AGENT_A --match-seed S --as a` and `acpcbot play HOST PORT2 PORT3 --agent AGENT_B
+--match-seed S --as b` (the agent seeds are printed too).
 
---out must be empty or hold this same match, and is locked while the match runs. Ctrl-C
-(or SIGTERM) stops after the current hand, writes summary.json with "status":
-"interrupted" and the results so far, and exits 130. The same command then goes on where
-it stopped (after SIGKILL too): the hands played are played again first, checked against
-the logs, so that the agents learn what they had learned and the files end as an
-uninterrupted run's; --force starts over.
+--out must be empty or hold this same match, and is locked while it runs. Ctrl-C (or
+SIGTERM) stops after the current hand, writes summary.json ("status": "interrupted") and
+exits 130; the same command then goes on where it stopped, after SIGKILL too (the hands
+played are replayed through the agents, checked against the logs, and the files end as an
+uninterrupted run's); --force starts over.
 """
 
 from __future__ import annotations

@@ -1,21 +1,19 @@
 """A benchmark server compatible with the ACPC reference's bm_server: users log on over TCP
 (with bm_widget, or acpcbot connect), ask for runs against the house bots (RUNMATCHES game
 #runs tag rngSeed player ..., LOCAL for their own bot), and their bot is told where to
-connect (RUN HOST PORT). Each run plays on our dealer, in a process of its own; its log
-goes to DATA/logs/USER/, its result to the database (migrated at every start).
+connect (RUN HOST PORT). Each run plays on our dealer in a process of its own; its log goes
+to DATA/logs/USER/, its result to the database (migrated at every start).
 
-Without --config, heads-up limit hold'em against dpp and plicas. A house bot is an agent
-spec (bot dpp dpp) or, as in the reference, a startup script run with HOST PORT POSITION.
-Plain-text passwords in the configuration are hashed as it is read. SIGTERM or Ctrl-C stops
-the runs after their hand and keeps the queue; after a crash, the runs that were playing
-are marked failed (the hands their logs hold kept) and their users told at their next logon.
+Without --config: heads-up limit hold'em against dpp and plicas. A house bot is an agent
+spec (bot dpp dpp) or, as in the reference, a script run with HOST PORT POSITION. SIGTERM or
+Ctrl-C stops the runs after their hand, keeping the queue; after a crash, the runs that were
+playing are marked failed (their hands kept) and their users told at their next logon.
 
-The web page and the HTTP API (--http-port) serve the public leaderboard (each user's best
-tag per house bot, by duplicate result), "My matches" (a user's runs live, their logs and
-results), an admin view, and the API a script uses with NAME:PASSWORD as its token, to
-submit, follow and cancel requests and download its logs (/api/openapi.json). The line
-protocol has no TLS (passwords cross the network in the clear), hence --insecure. Needs the
-server extra.
+The web page and the HTTP API serve the public leaderboard (each user's best tag per house
+bot, by duplicate result), "My matches" (a user's runs live, logs and results), an admin
+view, and the API a script uses with NAME:PASSWORD as its token (/api/openapi.json). The
+line protocol has no TLS (passwords cross in the clear), hence --insecure. Needs the server
+extra.
 """
 
 from __future__ import annotations

@@ -1,19 +1,17 @@
 """Play a tournament: every pair of agents (or --vs one against the rest), K duplicate matches
 each as `acpcbot match` plays them, and their crosstable and rankings.
 
-Every pairing plays on the same card seeds (S .. S+K-1, the agents' seeds derived from
-them), so on the same deals: `acpcbot match A B --hands N --seed S+k` replays one match byte
-for byte (A: the agent given first, or the --vs agent). Each match's files land in
-DIR/A-vs-B.seedS.nN/ as soon as it ends; the progress counts the matches ended. The
-crosstable gives the row agent's mbb/g against the column agent with a 95% CI over the
-duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and bankroll
-instant run-off; both are in DIR/results.json.
+Every pairing plays on the card seeds S .. S+K-1 (the agents' seeds derived from them), so
+on the same deals: `acpcbot match A B --hands N --seed S+k` replays one match byte for byte
+(A: the agent given first, or --vs). Each match's files land in DIR/A-vs-B.seedS.nN/ as it
+ends. The crosstable gives the row agent's mbb/g against the column agent with a 95% CI
+over the duplicate pairs of all its seeds; the rankings are the ACPC's total bankroll and
+bankroll instant run-off; both are in DIR/results.json.
 
-The same command again plays only the matches not finished in DIR (each one found is
-checked: its summary and both logs complete); agents or seeds may be added to it, the
-finished matches kept. A match whose process or worker dies is played again, and reported
-after 3 failures. Ctrl-C stops at once, keeping every finished match. One tournament at a
-time writes DIR.
+The same command again plays only the matches not finished in DIR (each one found checked);
+agents or seeds may be added. A match whose process or worker dies is played again, and
+reported after 3 failures. Ctrl-C stops at once, keeping every finished match. One
+tournament at a time writes DIR.
 """
 
 from __future__ import annotations

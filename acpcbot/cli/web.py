@@ -1,15 +1,14 @@
-"""A local web page for matches and their logs: watch them live, replay any ACPC
-log hand by hand, and sit down at a seat yourself.
+"""A local web page for matches and their logs: watch them live, replay any ACPC log hand by
+hand, and sit down at a seat yourself.
 
 Live: the matches, players and tournaments publishing to --mqtt's broker or in the folders
 given, as they play (agent A's running mbb/g with its 95% CI and bankroll curve, a
 tournament's crosstable; a match whose process died shows as aborted). Replay: any .log in
-them (ours or the reference dealer's), hand by hand with filters; with an --aivat match's
-.probs, each decision's probabilities and the hand's AIVAT value. Play: you against any
-agent `acpcbot agents` lists, on acpcbot's dealer, the match an ordinary match folder in
---play-dir (the rematch, same cards, seats swapped, one click); or you at a seat of any
-ACPC dealer, as `acpcbot play` seats an agent. A page closed mid-match runs out of time;
-Ctrl-C or SIGTERM ends the matches being played as interrupted; the hands played are kept.
+them, hand by hand with filters; beside an --aivat match's .probs, each decision's
+probabilities and the hand's AIVAT value. Play: you against an agent `acpcbot agents` lists
+on acpcbot's dealer (an ordinary match folder in --play-dir; the rematch, seats swapped, one
+click), or at a seat of any ACPC dealer. A page closed mid-match runs out of time; Ctrl-C or
+SIGTERM ends the matches being played as interrupted; the hands played are kept.
 
 Safe by default: it answers only requests addressed to it, reads only the folders given
 (and --play-dir) whatever a URL says, writes only in --play-dir, and serves every script
