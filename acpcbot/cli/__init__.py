@@ -121,7 +121,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader_gone()
         return 1
     return status or 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

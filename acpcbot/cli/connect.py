@@ -65,11 +65,8 @@ def run(args: argparse.Namespace) -> None:
     if args.user is None and args.commands:
         raise UsageError("--run needs --user (the logon cannot be typed then)")
     logon = logon_line(args.user, args.password_file, PASSWORD_VARIABLE)
-    if args.agent is not None:
-        bot = [
-            sys.executable, "-c", "import sys; from acpcbot.cli import main; sys.exit(main())",
-            "play", "--agent", args.agent, "--seed", str(args.seed),
-        ]  # fmt: skip
-    else:
-        bot = [args.command]
+    bot = [args.command]
+    if args.agent is not None:  # acpcbot play, by this interpreter
+        bot = [sys.executable, "-m", "acpcbot", "play", "--agent", args.agent]
+        bot += ["--seed", str(args.seed)]
     connect(args.host, args.port, bot, logon=logon, commands=args.commands)
