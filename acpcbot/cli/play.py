@@ -104,8 +104,6 @@ def run(args: argparse.Namespace) -> None:
 
     if (args.match_seed is None) != (args.agent_letter is None):
         raise UsageError("--match-seed and --as go together: --match-seed S --as a|b")
-    if len(set(args.ports)) < len(args.ports):
-        raise UsageError(f"a port is given twice: {' '.join(map(str, args.ports))}")
     seed = args.seed or 0
     if args.match_seed is not None:
         seed = derived_seed(args.match_seed, "ab".index(args.agent_letter))

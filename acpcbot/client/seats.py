@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
 from acpcbot.client.session import MatchSummary, play_match
-from acpcbot.errors import AcpcError
+from acpcbot.errors import AcpcError, UsageError
 from acpcbot.eventloop import run
 from acpcbot.extras import need_mqtt
 from acpcbot.game import Game
@@ -69,7 +69,10 @@ def play_seats(
     """Play ``players[i]`` at ``ports[i]`` of ``host``, all at once (``name``: the player's
     name, passed to it). With ``mqtt`` each match publishes as ``name`` (else ``label``),
     then ``@HOST:PORT`` when there are several, described by ``describe`` and its dealer.
-    Ctrl-C ends every match (each channel says ``interrupted``) and is raised."""
+    Ctrl-C ends every match (each channel says ``interrupted``) and is raised; a port given
+    twice is a :class:`UsageError`, nothing played."""
+    if len(set(ports)) < len(ports):
+        raise UsageError(f"a port is given twice: {' '.join(map(str, ports))}")
     dealers = [f"{host}:{port}" for port in ports]
     telemetries: list[PlayerTelemetry | None] = [None] * len(ports)
     if mqtt is not None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from acpcbot.client.seats import play_seats
-from acpcbot.errors import ConnectError
+from acpcbot.errors import ConnectError, UsageError
 from acpcbot.game import bundled_game
 from agents.registry import create_agent
 from tests.acpcbot.client.replay_dealer import (
@@ -44,3 +46,13 @@ def test_every_seat_ends_with_its_summary_or_its_error(vectors: Path) -> None:
     assert played.json()["dealer"] == f"127.0.0.1:{port}" and played.json()["hands"] == 50
     assert refused.summary is None and isinstance(refused.error, ConnectError)
     assert refused.failure.startswith(f"cannot connect to 127.0.0.1:{closed}")
+
+
+def test_a_port_given_twice_is_refused_before_anything_is_played() -> None:
+    """Two matches cannot share a seat: refused before any connection is tried (the port is
+    closed: a connection tried would fail otherwise)."""
+    closed = _closed_port()
+    with pytest.raises(UsageError, match=f"^a port is given twice: {closed} 7 {closed}$"):
+        play_seats(
+            "127.0.0.1", [closed, 7, closed], [create_agent("hash")] * 3, game=bundled_game()
+        )
