@@ -67,11 +67,9 @@ def run(args: argparse.Namespace) -> None:
     import functools
     import os
 
-    from acpcbot.extras import need, need_mqtt  # not for --help (issue 37)
+    from acpcbot.extras import need  # not for --help (issue 37)
 
     need("aiohttp", "acpcbot web", "web")
-    if args.mqtt is not None:
-        need_mqtt()
     # after the extras' checks: a missing extra is one line, not an ImportError
     from agents.registry import entrant, known_strategies, playable_specs
     from dealer.web import WebSite, run_site, site_token

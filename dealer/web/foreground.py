@@ -11,6 +11,7 @@ import sys
 from urllib.parse import urlsplit
 
 from acpcbot.eventloop import run as run_async
+from acpcbot.extras import need_mqtt
 from dealer.web.app import WebSite, is_loopback, serve, serving_lines
 
 __all__ = ["run_site", "site_token"]
@@ -26,7 +27,10 @@ def site_token(given: str | None, host: str) -> str | None:
 
 def run_site(site: WebSite) -> None:
     """Serve ``site`` until Ctrl-C or SIGTERM, its URLs printed once it listens (and on
-    stderr the port taken when its first choice, the default, was in use)."""
+    stderr the port taken when its first choice, the default, was in use); its broker's
+    client, if it has a broker, checked installed first."""
+    if site.mqtt is not None:
+        need_mqtt()
 
     def ready(url: str) -> None:
         print("\n".join(serving_lines(url, site.host, site.token)), flush=True)
