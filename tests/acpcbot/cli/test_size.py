@@ -7,11 +7,13 @@ from pathlib import Path
 
 import acpcbot.cli
 
-MOST_LINES = 1_693
+MOST_LINES = 1_601
 """A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). What stands
-in the way is not logic: the commands' descriptions (their ``--help``, about 280 lines, each
-fact an option's help does not already say), their options (about 430), and the wiring of
-each option's value to the call it feeds (about 90) are the command line's own text."""
+in the way is not logic: the commands' descriptions (their ``--help``, about 200 lines, each
+fact said once, an option's in its help), their options (about 390: a help too long for one
+line has ruff format put each argument on a line of its own), and the wiring of each option's
+value to the request it feeds (about 90, field by field so that mypy checks each) are the
+command line's own text."""
 
 
 def test_the_command_line_stays_under_its_size() -> None:
