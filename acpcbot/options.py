@@ -1,7 +1,17 @@
-"""Command-line options shared by ``acpcbot``'s commands and ``acpc-dealer``: the progress
-display (``--progress``/``--no-progress``) and the telemetry (``--mqtt URL``,
-``--mqtt-hands``). Cheap to import: nothing of the telemetry is loaded here.
+r"""Command-line options shared by ``acpcbot``'s commands, ``acpc-dealer`` and the scripts:
+the types of their numbers, ports and durations (a word to a value, or an argparse error
+naming what is wrong), the progress display (``--progress``/``--no-progress``) and the
+telemetry (``--mqtt URL``, ``--mqtt-hands``). Cheap to import: nothing of the telemetry is
+loaded here.
 
+>>> hand_count("2000"), seed_value("42"), port_list("18791,0"), tcp_port("40001\n")
+(2000, 42, (18791, 0), 40001)
+>>> tcp_port("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: not a TCP port (1 .. 65535): '0'
+>>> seed_value("-1")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: not a seed (0 .. 4294967295): '-1'
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
 >>> add_progress_options(parser); add_mqtt_options(parser, hands=True)
@@ -13,13 +23,117 @@ display (``--progress``/``--no-progress``) and the telemetry (``--mqtt URL``,
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from acpcbot.protocol.constants import MAX_HANDS
 
 if TYPE_CHECKING:
     from acpcbot.progress.display import Show
     from acpcbot.telemetry.url import BrokerAddress
 
-__all__ = ["add_mqtt_options", "add_progress_options", "broker_url", "progress_of"]
+__all__ = [
+    "add_mqtt_options",
+    "add_progress_options",
+    "broker_url",
+    "count",
+    "digits",
+    "hand_count",
+    "listening_port",
+    "number_of",
+    "port_list",
+    "progress_of",
+    "seconds",
+    "seed_value",
+    "tcp_port",
+    "whole_number",
+]
+
+
+def digits(text: str, *, signed: bool = False) -> int | None:
+    """The value of a decimal number in ASCII digits (``str.isdigit`` would also take
+    ``²`` or Arabic digits), at most 30 of them; ``None`` for anything else.
+
+    >>> digits("42"), digits("²"), digits("-1", signed=True), digits(" 1"), digits("1_0")
+    (42, None, -1, None, None)
+    """
+    body = text[1:] if signed and text.startswith("-") else text
+    if not (0 < len(body) <= 30 and body.isascii() and body.isdigit()):
+        return None
+    return int(text)
+
+
+def whole_number(
+    what: str, low: int | None, high: int | None = None, *, why: str = "", word: str = ""
+) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high`` (``None``: no bound; ``why``: whence the bound;
+    ``word``: a word for ``high``, such as ``all``).
+
+    >>> whole_number("a count of runouts", 1, 1176, word="all")("x")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: not a count of runouts (1 .. 1176 or 'all'): 'x'
+    >>> whole_number("a number of milliseconds", None, 10, why="<0: for ever")("-7")
+    -7
+    """
+
+    def parse(text: str) -> int:
+        text = text.strip()  # as C's atoi (bm_widget starts a bot with "PORT\n")
+        if word and text == word and high is not None:
+            return high
+        value = digits(text, signed=low is None or low < 0)
+        top = high if high is not None else 2**63 - 1
+        if value is not None and (low is None or low <= value) and value <= top:
+            return value
+        bounds = f"{low} or more" if high is None else f"{low} .. {high}"
+        bounds = f"at most {high}" if low is None else bounds
+        bounds += f"{f', {why}' if why else ''}{f' or {word!r}' if word else ''}"
+        raise argparse.ArgumentTypeError(f"not {what} ({bounds}): {_cut(text)!r}")
+
+    return parse
+
+
+def _cut(text: str) -> str:
+    """An argument in a message: as given, cut if long."""
+    return text if len(text) <= 40 else f"{text[:40]}..."
+
+
+count = whole_number("a whole number", 1)
+# (a log of more hands than the reference dealer plays could not be read back)
+hand_count = whole_number("a number of hands", 1, MAX_HANDS, why="the reference dealer's limit")
+seed_value = whole_number("a seed", 0, 2**32 - 1)
+tcp_port = whole_number("a TCP port", 1, 65535)
+listening_port = whole_number("a TCP port", 0, 65535, why="0: any free one")
+
+
+def port_list(text: str) -> tuple[int, ...]:
+    """Comma-separated TCP ports, each 0 (any) to 65535."""
+    return tuple(whole_number("a TCP port", 0, 65535)(port.strip()) for port in text.split(","))
+
+
+def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str], float]:
+    """A number of ``what`` (seconds): ``least`` or more (``more``: more than ``least``), at
+    most 2,000,000 (of seconds, about 24 days).
+
+    >>> number_of("seconds", 0, more=True)("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: not a number of seconds (more than 0): '0'
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if (value > least if more else value >= least) and value <= 2_000_000:  # (not nan)
+            return value
+        bounds = f"more than {least:g}" if more else f"{least:,.0f} .. 2,000,000"
+        raise argparse.ArgumentTypeError(f"not a number of {what} ({bounds}): {_cut(text)!r}")
+
+    return parse
+
+
+seconds = number_of("seconds", -2_000_000)  # (negative: for ever)
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:

@@ -1,73 +1,21 @@
-r"""The commands' argument types (a word to a value, or an argparse error naming what is
-wrong) and the options several commands share (``add_*``: one name and type everywhere).
-
->>> hand_count("2000"), seed_value("42"), port_list("18791,0"), tcp_port("40001\n")
-(2000, 42, (18791, 0), 40001)
->>> tcp_port("0")
-Traceback (most recent call last):
-argparse.ArgumentTypeError: not a TCP port (1 .. 65535): '0'
->>> seed_value("-1")
-Traceback (most recent call last):
-argparse.ArgumentTypeError: not a seed (0 .. 4294967295): '-1'
-"""
+"""The commands' argument types of their own (a word to a value, or an argparse error naming
+what is wrong; the numbers, ports and durations are :mod:`acpcbot.options`', shared with
+``acpc-dealer``) and the options several commands share (``add_*``: one name and type
+everywhere)."""
 
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acpcbot.errors import AcpcError, UsageError
 from acpcbot.game import LIMIT_HOLDEM, load_game
-from acpcbot.protocol.constants import MAX_HANDS
+from acpcbot.options import count, hand_count, listening_port, seed_value
 
 if TYPE_CHECKING:
     from acpcbot.player import Entrant
-
-
-def whole_number(
-    what: str, low: int, high: int | None = None, *, why: str = "", word: str = ""
-) -> Callable[[str], int]:
-    """A whole number from ``low`` to ``high`` (``None``: no bound; ``why``: whence the bound;
-    ``word``: a word for ``high``, such as ``all``).
-
-    >>> whole_number("a count of runouts", 1, 1176, word="all")("x")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: not a count of runouts (1 .. 1176 or 'all'): 'x'
-    """
-
-    def parse(text: str) -> int:
-        text = text.strip()  # as C's atoi (bm_widget starts a bot with "PORT\n")
-        if word and text == word and high is not None:
-            return high
-        top = high if high is not None else 2**63 - 1
-        if text.isascii() and text.isdigit() and len(text) <= 20 and low <= int(text) <= top:
-            return int(text)
-        bounds = f"{low} or more" if high is None else f"{low} .. {high}"
-        bounds += f"{f', {why}' if why else ''}{f' or {word!r}' if word else ''}"
-        raise argparse.ArgumentTypeError(f"not {what} ({bounds}): {_cut(text)!r}")
-
-    return parse
-
-
-def _cut(text: str) -> str:
-    """An argument in a message: as given, cut if long."""
-    return text if len(text) <= 40 else f"{text[:40]}..."
-
-
-count = whole_number("a whole number", 1)
-# (a log of more hands than the reference dealer plays could not be read back)
-hand_count = whole_number("a number of hands", 1, MAX_HANDS, why="the reference dealer's limit")
-seed_value = whole_number("a seed", 0, 2**32 - 1)
-tcp_port = whole_number("a TCP port", 1, 65535)
-listening_port = whole_number("a TCP port", 0, 65535, why="0: any free one")
-
-
-def port_list(text: str) -> tuple[int, ...]:
-    """Comma-separated TCP ports, each 0 (any) to 65535."""
-    return tuple(whole_number("a TCP port", 0, 65535)(port.strip()) for port in text.split(","))
 
 
 def game_value(text: str) -> str:
@@ -84,31 +32,6 @@ def path_value(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty path")
     return Path(text)
-
-
-def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str], float]:
-    """A number of ``what`` (seconds): ``least`` or more (``more``: more than ``least``), at
-    most 2,000,000 (of seconds, about 24 days).
-
-    >>> number_of("seconds", 0, more=True)("0")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: not a number of seconds (more than 0): '0'
-    """
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if (value > least if more else value >= least) and value <= 2_000_000:  # (not nan)
-            return value
-        bounds = f"more than {least:g}" if more else f"{least:,.0f} .. 2,000,000"
-        raise argparse.ArgumentTypeError(f"not a number of {what} ({bounds}): {_cut(text)!r}")
-
-    return parse
-
-
-seconds = number_of("seconds", -2_000_000)  # (negative: for ever)
 
 
 # The options several commands share. ``parser`` may also be a group of a parser's options.

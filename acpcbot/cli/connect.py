@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_agent, add_seed, tcp_port
+from acpcbot.cli.arguments import add_agent, add_seed
 from acpcbot.errors import UsageError
+from acpcbot.options import tcp_port
 
 HELP = "play your bot on a benchmark server (acpcbot serve or bm_server), as bm_widget"
 

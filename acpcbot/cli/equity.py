@@ -19,8 +19,9 @@ from __future__ import annotations
 import argparse
 
 from acpcbot.cards import parse_cards
-from acpcbot.cli.arguments import add_json, add_seed, whole_number
+from acpcbot.cli.arguments import add_json, add_seed
 from acpcbot.errors import UsageError
+from acpcbot.options import whole_number
 
 HELP = "equity of two or more hands (exact or Monte Carlo)"
 

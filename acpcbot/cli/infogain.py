@@ -21,9 +21,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_game, add_json, path_value, whole_number
+from acpcbot.cli.arguments import add_game, add_json, path_value
 from acpcbot.game import load_game
-from acpcbot.options import add_progress_options, progress_of
+from acpcbot.options import add_progress_options, progress_of, whole_number
 
 HELP = "how much the players' bets reveal about their cards (Saund's information gain)"
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 
+from acpcbot import options
 from acpcbot.cli import arguments
-from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
 
 HELP = "a duplicate match between two agents on acpcbot's dealer: mbb/g with a 95% CI"
 
@@ -36,7 +36,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     for seat in "ab":
         parser.add_argument(
             f"--seed-{seat}",
-            type=arguments.seed_value,
+            type=options.seed_value,
             metavar="N",
             help=f"AGENT_{seat.upper()}'s seed (default: derived from --seed)",
         )
@@ -45,14 +45,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_host(parser, "0.0.0.0 for every interface, e.g. in a container", when="remote: ")
     parser.add_argument(
         "--ports",
-        type=arguments.port_list,
+        type=options.port_list,
         metavar="P1,P2,P3,P4",
         help="remote: the ports of half 1's seats 1 and 2, then of half 2's (0 or missing: "
         "chosen by the system; every port is printed as its half listens)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=arguments.seconds,
+        type=options.seconds,
         metavar="S",
         help="remote: seconds to wait for the players to connect (default 600; <0: for ever)",
     )
@@ -75,8 +75,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "draw the bankroll curves and the running mbb/g with its 95%% CI into "
         "DIR/bankroll.png (the plot extra)",
     )
-    add_progress_options(parser)
-    add_mqtt_options(parser, hands=True)
+    options.add_progress_options(parser)
+    options.add_mqtt_options(parser, hands=True)
 
 
 def run(args: argparse.Namespace) -> None:
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> None:
         out=args.out,
         force=args.force,
         jobs=args.jobs,
-        progress=progress_of(args),
+        progress=options.progress_of(args),
         mqtt=args.mqtt,
         mqtt_hands=args.mqtt_hands,
         plot=args.plot,

@@ -20,7 +20,7 @@ from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
 from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
 from acpcbot.errors import AcpcError, UsageError
 from acpcbot.game import load_game
-from acpcbot.options import add_mqtt_options
+from acpcbot.options import add_mqtt_options, number_of, seed_value, tcp_port
 
 HELP = "play a match against an ACPC dealer at HOST PORT"
 
@@ -30,7 +30,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "ports",
         metavar="PORT",
-        type=arguments.tcp_port,
+        type=tcp_port,
         nargs="+",
         help="the dealer's port for this seat; several: a match on each at once (one "
         "agent's seats in both halves of a duplicate match, as acpcbot match --transport "
@@ -46,7 +46,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_seed(seeds, "seed of the agent's random choices (0)", metavar="N", default=None)
     seeds.add_argument(
         "--match-seed",
-        type=arguments.seed_value,
+        type=seed_value,
         metavar="S",
         help="instead of --seed: the seed acpcbot match --seed S gives agent A or B (--as)",
     )
@@ -59,7 +59,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_game(parser)
     parser.add_argument(
         "--budget-ms",
-        type=arguments.number_of("milliseconds", 0),
+        type=number_of("milliseconds", 0),
         default=BUDGET,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
@@ -68,7 +68,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--read-timeout",
-        type=arguments.number_of("seconds", 0),
+        type=number_of("seconds", 0),
         default=READ,
         metavar="S",
         help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
@@ -76,7 +76,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--connect-timeout",
-        type=arguments.number_of("seconds", 0, more=True),
+        type=number_of("seconds", 0, more=True),
         default=CONNECT,
         metavar="S",
         help=f"seconds to wait for the connection (default: {CONNECT:g})",

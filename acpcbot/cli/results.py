@@ -20,8 +20,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_aivat, add_json, add_plot, path_value, whole_number
+from acpcbot.cli.arguments import add_aivat, add_json, add_plot, path_value
 from acpcbot.errors import UsageError
+from acpcbot.options import whole_number
 
 HELP = "mbb/g with a 95% CI from one .log, a duplicate pair of .log files, or a tournament"
 

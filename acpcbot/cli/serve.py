@@ -22,6 +22,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli import arguments
+from acpcbot.options import listening_port
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
@@ -48,7 +49,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_host(parser, "another needs --insecure")
     parser.add_argument(
         "--port",
-        type=arguments.listening_port,
+        type=listening_port,
         metavar="N",
         help="the port to listen on (default the configuration's, 54000; 0: any free one)",
     )

@@ -20,7 +20,7 @@ import argparse
 import sys
 
 from acpcbot.cli import arguments
-from acpcbot.options import add_mqtt_options, add_progress_options, progress_of
+from acpcbot.options import add_mqtt_options, add_progress_options, count, progress_of
 
 HELP = "every pair of agents over K duplicate matches: crosstable and rankings (local or Dask)"
 
@@ -34,7 +34,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     arguments.add_match_size(parser, seed="first card seed: the matches use S .. S+K-1 (0)")
     parser.add_argument(
-        "--seeds", type=arguments.count, default=1, metavar="K", help="matches per pairing (1)"
+        "--seeds", type=count, default=1, metavar="K", help="matches per pairing (1)"
     )
     arguments.add_out(
         parser, "the tournament's folder (default: ./tournament.seedS.nN)", force=False

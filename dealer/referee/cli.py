@@ -23,7 +23,7 @@ from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.extras import need_mqtt
 from acpcbot.game import Game, load_game
-from acpcbot.options import add_mqtt_options, add_progress_options
+from acpcbot.options import add_mqtt_options, add_progress_options, digits, whole_number
 from acpcbot.protocol.constants import MAX_HANDS
 from dealer.referee.config import MatchConfig, TimeLimits, logged_text
 from dealer.referee.faults import MatchAbortedError
@@ -101,40 +101,9 @@ DEFAULT_SPIN_US = 200
 clients'), short enough to cost little when a player thinks."""
 
 
-def _digits(text: str, *, signed: bool = False) -> int | None:
-    """The value of a decimal number in ASCII digits (``str.isdigit`` would also take
-    ``²`` or Arabic digits), at most 30 of them; ``None`` for anything else.
-
-    >>> _digits("42"), _digits("²"), _digits("-1", signed=True), _digits(" 1"), _digits("1_0")
-    (42, None, -1, None, None)
-    """
-    body = text[1:] if signed and text.startswith("-") else text
-    if not (0 < len(body) <= 30 and body.isascii() and body.isdigit()):
-        return None
-    return int(text)
-
-
-def _spin_us(text: str) -> int:
-    value = _digits(text)
-    if value is None or value > 1_000_000:
-        raise argparse.ArgumentTypeError(f"expected 0..1000000 microseconds, got {text!r}")
-    return value
-
-
-def _ms(text: str) -> int:
-    value = _digits(text)
-    if value is None or value > MAX_MS:
-        raise argparse.ArgumentTypeError(f"expected 0..{MAX_MS} milliseconds, got {text!r}")
-    return value
-
-
-def _signed_ms(text: str) -> int:
-    value = _digits(text, signed=True)
-    if value is None or value > MAX_MS:
-        raise argparse.ArgumentTypeError(
-            f"expected at most {MAX_MS} milliseconds (<0: forever), got {text!r}"
-        )
-    return value
+_spin_us = whole_number("a number of microseconds", 0, 1_000_000)
+_ms = whole_number("a number of milliseconds", 0, MAX_MS)
+_signed_ms = whole_number("a number of milliseconds", None, MAX_MS, why="<0: for ever")
 
 
 def _shown(text: str) -> str:
@@ -144,7 +113,7 @@ def _shown(text: str) -> str:
 
 
 def _hands(text: str) -> int:
-    value = _digits(text)
+    value = digits(text)
     if value is None or not 0 < value <= MAX_HANDS:
         raise AcpcError(f"invalid number of hands {_shown(text)}")
     return value
@@ -152,7 +121,7 @@ def _hands(text: str) -> int:
 
 def _seed(text: str) -> int:
     """The reference takes the seed modulo 2^32."""
-    value = _digits(text)
+    value = digits(text)
     if value is None:
         raise AcpcError(f"invalid random number seed {_shown(text)}")
     return value % 2**32
@@ -162,7 +131,7 @@ def _ports(text: str | None) -> list[int]:
     if not text:
         return []
     parts = text.split(",", MAX_PORTS)
-    ports = [_digits(part) for part in parts]
+    ports = [digits(part) for part in parts]
     if len(parts) > MAX_PORTS or any(port is None or port > 65535 for port in ports):
         raise AcpcError(f"bad port string {_shown(text)}")
     return [port for port in ports if port is not None]
