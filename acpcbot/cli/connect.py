@@ -26,9 +26,13 @@ PASSWORD_VARIABLE = "ACPCBOT_PASSWORD"
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", metavar="HOST", help="the server's host name or address")
     parser.add_argument(
-        "port", metavar="PORT", type=tcp_port, nargs="?", default=54000,
+        "port",
+        metavar="PORT",
+        type=tcp_port,
+        nargs="?",
+        default=54000,
         help="the server's port (default 54000)",
-    )  # fmt: skip
+    )
     bot = parser.add_mutually_exclusive_group(required=True)
     add_agent(bot, "the agent to play in each run, by acpcbot play (see: acpcbot agents)")
     bot.add_argument(
