@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from acpcbot.telemetry.url import BrokerAddress
 
 __all__ = [
+    "add_host",
     "add_mqtt_options",
     "add_progress_options",
     "broker_url",
@@ -134,6 +135,14 @@ def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str],
 
 
 seconds = number_of("seconds", -2_000_000)  # (negative: for ever)
+
+
+def add_host(
+    parser: argparse._ActionsContainer, note: str, *, default: str | None = None, when: str = ""
+) -> None:
+    """``--host ADDR``: 127.0.0.1 unless told (``note``: what another means)."""
+    what = f"{when}the address to listen on (default 127.0.0.1; {note})"
+    parser.add_argument("--host", default=default, metavar="ADDR", help=what)
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:

@@ -66,12 +66,6 @@ def add_plot(parser: Options, what: str) -> None:
     parser.add_argument("--plot", action="store_true", help=what)
 
 
-def add_host(parser: Options, note: str, *, default: str | None = None, when: str = "") -> None:
-    """``--host ADDR``: 127.0.0.1 unless told (``note``: what another means)."""
-    what = f"{when}the address to listen on (default 127.0.0.1; {note})"
-    parser.add_argument("--host", default=default, metavar="ADDR", help=what)
-
-
 DEFAULT_HTTP_PORT = 8000
 NEXT_HTTP_PORTS = 9
 """Ports tried after the default one when it is in use: a second `acpcbot web` is ordinary

@@ -42,7 +42,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         )
     arguments.add_out(parser, "folder for the logs and summary.json (default: ./A-vs-B.seedS.nN)")
     arguments.add_transport(parser, remote=True)
-    arguments.add_host(parser, "0.0.0.0 for every interface, e.g. in a container", when="remote: ")
+    options.add_host(parser, "0.0.0.0 for every interface, e.g. in a container", when="remote: ")
     parser.add_argument(
         "--ports",
         type=options.port_list,

@@ -22,7 +22,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli import arguments
-from acpcbot.options import listening_port
+from acpcbot.options import add_host, listening_port
 
 HELP = "a benchmark server compatible with the ACPC reference's bm_server, with a web page"
 
@@ -46,7 +46,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help=f"where the logs and the SQLite database go (default ./{DEFAULT_DATA})",
     )
-    arguments.add_host(parser, "another needs --insecure")
+    add_host(parser, "another needs --insecure")
     parser.add_argument(
         "--port",
         type=listening_port,

@@ -21,7 +21,7 @@ import argparse
 from pathlib import Path
 
 from acpcbot.cli import arguments
-from acpcbot.options import add_mqtt_options
+from acpcbot.options import add_host, add_mqtt_options
 
 HELP = "a local web page: live matches, replays of any ACPC log, and you at a seat"
 
@@ -38,7 +38,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "logs); nothing else is read",
     )
     add_mqtt_options(parser, "also show the matches publishing to this MQTT broker")
-    arguments.add_host(parser, "any other asks for a token", default="127.0.0.1")
+    add_host(parser, "any other asks for a token", default="127.0.0.1")
     arguments.add_page_port(parser, "--port", "the port")
     parser.add_argument(
         "--token",

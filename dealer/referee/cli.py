@@ -23,7 +23,7 @@ from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.extras import need_mqtt
 from acpcbot.game import Game, load_game
-from acpcbot.options import add_mqtt_options, add_progress_options, digits, whole_number
+from acpcbot.options import add_host, add_mqtt_options, add_progress_options, digits, whole_number
 from acpcbot.protocol.constants import MAX_HANDS
 from dealer.referee.config import MatchConfig, TimeLimits, logged_text
 from dealer.referee.faults import MatchAbortedError
@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         kind = _signed_ms if option == "--start_timeout" else _ms
         parser.add_argument(option, type=kind, default=default, metavar="MS", help=what)
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    add_host(parser, "0.0.0.0 for every interface", default="127.0.0.1")
     parser.add_argument(
         "--hold-idle",
         action="store_true",
