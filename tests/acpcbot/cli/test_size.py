@@ -7,13 +7,16 @@ from pathlib import Path
 
 import acpcbot.cli
 
-MOST_LINES = 1_601
-"""A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). What stands
-in the way is not logic: the commands' descriptions (their ``--help``, about 200 lines, each
-fact said once, an option's in its help), their options (about 390: a help too long for one
-line has ruff format put each argument on a line of its own), and the wiring of each option's
-value to the request it feeds (about 90, field by field so that mypy checks each) are the
-command line's own text."""
+MOST_LINES = 1_526
+"""A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). The parsers
+of numbers, ports and durations and ``--host`` are :mod:`acpcbot.options`', which
+``acpc-dealer`` shares. What stands in the way is not logic: the commands' descriptions (their
+``--help``, about 195 lines, each fact said once, an option's in its help), their options
+(about 510 lines of ``register`` and the shared ``add_*``: a help too long for one line has
+ruff format put each argument on a line of its own), and the ``run`` functions (about 350),
+which wire each option's value to the request it feeds field by field, so that mypy checks
+each, and join the agents' registry to the dealer (:func:`acpcbot.cli.arguments.entrants`:
+which specs are plug-ins, played by the dealer's isolation), as only the command line may."""
 
 
 def test_the_command_line_stays_under_its_size() -> None:
