@@ -39,6 +39,7 @@ __all__ = [
     "add_progress_options",
     "broker_url",
     "count",
+    "cut",
     "digits",
     "hand_count",
     "listening_port",
@@ -89,12 +90,12 @@ def whole_number(
         bounds = f"{low} or more" if high is None else f"{low} .. {high}"
         bounds = f"at most {high}" if low is None else bounds
         bounds += f"{f', {why}' if why else ''}{f' or {word!r}' if word else ''}"
-        raise argparse.ArgumentTypeError(f"not {what} ({bounds}): {_cut(text)!r}")
+        raise argparse.ArgumentTypeError(f"not {what} ({bounds}): {cut(text)!r}")
 
     return parse
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
     """An argument in a message: as given, cut if long."""
     return text if len(text) <= 40 else f"{text[:40]}..."
 
@@ -129,7 +130,7 @@ def number_of(what: str, least: float, *, more: bool = False) -> Callable[[str],
         if (value > least if more else value >= least) and value <= 2_000_000:  # (not nan)
             return value
         bounds = f"more than {least:g}" if more else f"{least:,.0f} .. 2,000,000"
-        raise argparse.ArgumentTypeError(f"not a number of {what} ({bounds}): {_cut(text)!r}")
+        raise argparse.ArgumentTypeError(f"not a number of {what} ({bounds}): {cut(text)!r}")
 
     return parse
 

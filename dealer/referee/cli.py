@@ -23,7 +23,14 @@ from acpcbot import eventloop
 from acpcbot.errors import AcpcError, GameDefinitionError
 from acpcbot.extras import need_mqtt
 from acpcbot.game import Game, load_game
-from acpcbot.options import add_host, add_mqtt_options, add_progress_options, digits, whole_number
+from acpcbot.options import (
+    add_host,
+    add_mqtt_options,
+    add_progress_options,
+    cut,
+    digits,
+    whole_number,
+)
 from acpcbot.protocol.constants import MAX_HANDS
 from dealer.referee.config import MatchConfig, TimeLimits, logged_text
 from dealer.referee.faults import MatchAbortedError
@@ -106,16 +113,10 @@ _ms = whole_number("a number of milliseconds", 0, MAX_MS)
 _signed_ms = whole_number("a number of milliseconds", None, MAX_MS, why="<0: for ever")
 
 
-def _shown(text: str) -> str:
-    """An argument in an error message: its bytes as given, cut if long."""
-    text = logged_text(text)
-    return text if len(text) <= 60 else f"{text[:60]}..."
-
-
 def _hands(text: str) -> int:
     value = digits(text)
     if value is None or not 0 < value <= MAX_HANDS:
-        raise AcpcError(f"invalid number of hands {_shown(text)}")
+        raise AcpcError(f"invalid number of hands {cut(logged_text(text))}")
     return value
 
 
@@ -123,7 +124,7 @@ def _seed(text: str) -> int:
     """The reference takes the seed modulo 2^32."""
     value = digits(text)
     if value is None:
-        raise AcpcError(f"invalid random number seed {_shown(text)}")
+        raise AcpcError(f"invalid random number seed {cut(logged_text(text))}")
     return value % 2**32
 
 
@@ -133,7 +134,7 @@ def _ports(text: str | None) -> list[int]:
     parts = text.split(",", MAX_PORTS)
     ports = [digits(part) for part in parts]
     if len(parts) > MAX_PORTS or any(port is None or port > 65535 for port in ports):
-        raise AcpcError(f"bad port string {_shown(text)}")
+        raise AcpcError(f"bad port string {cut(logged_text(text))}")
     return [port for port in ports if port is not None]
 
 
