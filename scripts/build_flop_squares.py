@@ -25,7 +25,7 @@ import numpy as np
 
 from acpcbot import cards_text
 from acpcbot.handeval.combos import canonical_board
-from acpcbot.options import add_progress_options, progress_of
+from acpcbot.options import add_progress_options, count, progress_of, seed_value
 from acpcbot.progress import ProgressDisplay
 from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.holdingbuckets import FLOP_SQUARES_FILE, flop_squares
@@ -61,9 +61,9 @@ def verify(count: int, seed: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--verify", type=int, metavar="N", help="only check N flops of the table")
-    parser.add_argument("--seed", type=int, default=0, help="which flops --verify checks")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1)
+    parser.add_argument("--verify", type=count, metavar="N", help="only check N flops of the table")
+    parser.add_argument("--seed", type=seed_value, default=0, help="which flops --verify checks")
     add_progress_options(parser)
     args = parser.parse_args(argv)
     if args.verify is not None:

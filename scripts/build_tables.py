@@ -26,7 +26,7 @@ from typing import TypeVar
 import numpy as np
 
 from acpcbot.handeval.combos import NUM_CLASSES, class_name
-from acpcbot.options import add_progress_options, progress_of
+from acpcbot.options import add_progress_options, count, progress_of, seed_value
 from acpcbot.progress import ProgressDisplay, Show
 from agents.common import ranges, tables
 from agents.common.manifest import DATA_DIR, update_manifest
@@ -121,9 +121,9 @@ def verify(entries: int, seed: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--verify", type=int, metavar="N", help="only check N matrix entries")
-    parser.add_argument("--seed", type=int, default=0, help="which entries --verify checks")
+    parser.add_argument("--workers", type=count, default=os.cpu_count() or 1)
+    parser.add_argument("--verify", type=count, metavar="N", help="only check N matrix entries")
+    parser.add_argument("--seed", type=seed_value, default=0, help="which entries --verify checks")
     add_progress_options(parser)
     args = parser.parse_args(argv)
     if args.verify is not None:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from acpcbot import AcpcError, Player
-from acpcbot.options import add_progress_options, progress_of
+from acpcbot.options import add_progress_options, count, hand_count, progress_of, seed_value
 from acpcbot.progress import Show
 from agents.common.manifest import DATA_DIR, update_manifest
 from agents.plicas.agent import Plicas
@@ -83,11 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "opponent", metavar="OPPONENT", nargs="?", default="dpp-coarse", help="(dpp-coarse)"
     )
-    parser.add_argument("--hands", type=int, default=100_000, help="hands per half (100000)")
-    parser.add_argument("--seed", type=int, default=1000, help="card seed (1000)")
+    parser.add_argument("--hands", type=hand_count, default=100_000, help="hands per half (100000)")
+    parser.add_argument("--seed", type=seed_value, default=1000, help="card seed (1000)")
     parser.add_argument("--out", type=Path, default=DATA_DIR / GENERIC_FILE, help="file written")
     parser.add_argument(
-        "--jobs", type=int, default=default_jobs(), help="halves played at once (the cores)"
+        "--jobs", type=count, default=default_jobs(), help="halves played at once (the cores)"
     )
     add_progress_options(parser)
     args = parser.parse_args(argv)
