@@ -8,13 +8,22 @@ import random
 
 import pytest
 
+from acpcbot.actions import Action
 from acpcbot.game import bundled_game
-from acpcbot.handeval.combos import combo_index
+from acpcbot.handeval.combos import class_of, combo_index
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
 from agents.base import Agent
 from agents.common.handloop import play_hand, random_deal
+from agents.common.tables import class_top_share, preflop_equity
+from agents.kendall import (
+    TIGHT_AGGRESSIVE,
+    TIGHT_PASSIVE,
+    Style,
+    preflop_style_triple,
+    style_triple,
+)
 from agents.plicas.agent import Plicas
 from agents.plicas.change import ChangeDetector
 from agents.plicas.memory import Memory
@@ -46,6 +55,7 @@ class Watcher(Agent):
         self.inner = inner
         self.memory = Memory(10_000)
         self.detector = ChangeDetector(self.memory)
+        self.showdowns = 0
 
     def begin_match(self, info: MatchInfo) -> None:
         super().begin_match(info)
@@ -62,20 +72,56 @@ class Watcher(Agent):
         self.inner.end_hand(result)
         state = result.state
         shown = state.hole_cards[1 - state.position]
+        self.showdowns += bool(shown)
         self.memory.next_hand()
         self.detector.end_hand(combo_index(*shown) if shown else None, state.board_cards)
 
 
+class HoleCardStyle(Agent):
+    """A fixed bot as cheap as a table lookup: one of Kendall's styles
+    (:mod:`agents.kendall`), its strength after the flop the equity of its starting hand
+    against a random one instead of the styles' Monte-Carlo estimate on the board. Its
+    play still depends on its cards (which hands fold, call, raise or bluff) and draws its
+    raises and bluffs from its seeded stream, and it never changes: what a fixed opponent
+    is to the change detector, without the estimate that is most of a style's cost."""
+
+    def __init__(self, style: Style, seed: int) -> None:
+        super().__init__(seed)
+        self.style = style
+        self.top_share = class_top_share()
+        self.equity = preflop_equity()
+
+    def act(self, state: MatchState, betting: BettingView) -> Action:
+        k = class_of(*state.own_cards)
+        facing, can_raise = betting.amount_to_call() > 0, betting.can_raise()
+        if betting.round == 0:
+            share = float(self.top_share[k])
+            triple = preflop_style_triple(self.style, share, facing, can_raise, betting.pot)
+        else:
+            strength = float(self.equity[k])
+            triple = style_triple(self.style, strength, facing, can_raise, betting.pot)
+        return self.sample(triple, betting)
+
+
 @pytest.mark.slow
 def test_a_fixed_bot_is_never_flagged_over_50000_hands() -> None:
-    watcher = Watcher(create_agent("loose-aggressive", 1))
-    bot = create_agent("tight-aggressive", 2)
+    """The false alarms of a long stationary stretch: 50,000 hands (five times the memory's
+    10,000) of a bot that never changes, which shows its hand at more than 10,000 of them,
+    and the CUSUM never comes within half of its threshold. The bots read their strength
+    from a table, so that the hands cost what the detector costs (its buckets of the real
+    boards of every hand shown are most of it); what it watches is what it watches in a
+    match: every decision of an opponent whose play depends on its cards and on its random
+    stream, and the hands it shows — as many as the Monte-Carlo styles showed, at half the
+    time."""
+    watcher = Watcher(HoleCardStyle(TIGHT_PASSIVE, 1))
+    bot = HoleCardStyle(TIGHT_AGGRESSIVE, 2)
     for agent in (watcher, bot):
         agent.begin_match(MatchInfo(GAME))
     deals = random.Random(7)
     for number in range(50_000):
         seats = (watcher, bot) if number % 2 == 0 else (bot, watcher)
         play_hand(GAME, number, random_deal(GAME, deals), seats)
+    assert watcher.showdowns > 10_000  # the view of what it holds is fed, not only its actions
     assert watcher.detector.changes == []
     assert watcher.detector.peak < watcher.detector.threshold / 2  # by a wide margin
 
