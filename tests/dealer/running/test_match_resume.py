@@ -22,6 +22,13 @@ PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "200", "--seed", "9", "--out"
 both drawing from their random streams. Short is enough: every decision draws from the
 seeded streams, so a replay that left an agent anywhere else shows within a few hands of the
 stop, and 200 hands a half, stopped after 50, leave 150 after it."""
+LEARNER_EXAMPLE = [
+    *("match", "kendall-learner", "example", "--hands", "1000", "--seed", "9", "--out", "m")
+]
+"""A cheaper learning agent (a value per starting hand, moved by each hand's result) against
+a random one, for the claims about resuming that are not about PLICAS: it starts in a
+fraction of PLICAS's time, and its 1,000 hands a half take about a second, so that a stop
+after 50 hands lands well before the end."""
 OVER_TCP = [
     *("match", "kendall-learner", "example", "--hands", "600", "--seed", "4", "--out", "m"),
     *("--transport", "tcp", "--aivat"),
@@ -66,9 +73,15 @@ def plicas_dpp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _whole(PLICAS_DPP, tmp_path_factory.mktemp("whole"))
 
 
+@pytest.fixture(scope="module")
+def learner_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:data:`LEARNER_EXAMPLE` played without a stop."""
+    return _whole(LEARNER_EXAMPLE, tmp_path_factory.mktemp("whole-learner"))
+
+
 SHARES_THE_WHOLE_MATCH = pytest.mark.xdist_group("plicas-dpp-whole")
-"""The tests that compare with :func:`plicas_dpp` run in one test process (``--dist
-loadgroup``), which plays it once."""
+"""The tests that compare with :func:`plicas_dpp` or :func:`learner_example` run in one test
+process (``--dist loadgroup``), which plays each once."""
 
 
 def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> subprocess.Popen[str]:
@@ -94,12 +107,25 @@ def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> sub
 
 
 @SHARES_THE_WHOLE_MATCH
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize(
+    ("how", "args", "whole"),
+    [
+        # Ctrl-C, the issue's stop, on the issue's match: PLICAS, whose every unit learns,
+        # replays to where it was.
+        (signal.SIGINT, PLICAS_DPP, "plicas_dpp"),
+        # The other two stops differ in what the stopped run leaves (a summary or not, the
+        # lock), not in the agents: a cheaper learner shows the same going on.
+        (signal.SIGTERM, LEARNER_EXAMPLE, "learner_example"),
+        (signal.SIGKILL, LEARNER_EXAMPLE, "learner_example"),
+    ],
+    ids=["SIGINT-plicas", "SIGTERM-learner", "SIGKILL-learner"],
+)
 def test_the_same_command_goes_on_with_a_stopped_match(
-    tmp_path: Path, plicas_dpp: Path, how: signal.Signals
+    tmp_path: Path, how: signal.Signals, args: list[str], whole: str, request: pytest.FixtureRequest
 ) -> None:
+    done: Path = request.getfixturevalue(whole)
     # (Each hand is in the log as it ends: stopped anywhere, here after a hundred.)
-    match = _stopped(PLICAS_DPP, tmp_path, how, after=2 * 50)
+    match = _stopped(args, tmp_path, how, after=2 * 50)
     folder = tmp_path / "m"
     summary = _summary(folder)
     if how is signal.SIGKILL:  # no summary written: the one of the start is left
@@ -108,13 +134,13 @@ def test_the_same_command_goes_on_with_a_stopped_match(
         assert match.returncode == 130 and summary["status"] == "interrupted"
     before = {name: data for name, data in _files(folder).items() if name != ".lock"}
     assert (folder / ".lock").exists() == (how is signal.SIGKILL)  # (its process is gone)
-    assert 0 < _played(folder) < 400, "stopped too late to show anything"
+    assert 0 < _played(folder) < _played(done), "stopped too late to show anything"
 
-    again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
+    again = _acpcbot(*args, "--no-progress", cwd=tmp_path, timeout=600)
     assert again.returncode == 0, again.stderr
     assert again.stderr.startswith("acpcbot: going on with the earlier run of this match in m")
-    assert _files(folder) == _files(plicas_dpp)  # the logs, byte for byte
-    assert _timeless(_summary(folder)) == _timeless(_summary(plicas_dpp))
+    assert _files(folder) == _files(done)  # the logs, byte for byte
+    assert _timeless(_summary(folder)) == _timeless(_summary(done))
     for name, data in before.items():  # the hands played before were kept as they were
         assert _files(folder)[name].startswith(data[: data.rfind(b"\n") + 1])
     assert sorted(p.name for p in folder.iterdir()) == sorted(["summary.json", *before])
@@ -137,18 +163,19 @@ def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
 
 @SHARES_THE_WHOLE_MATCH
 def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
-    tmp_path: Path, plicas_dpp: Path
+    tmp_path: Path, learner_example: Path
 ) -> None:
-    match = _stopped(PLICAS_DPP, tmp_path, signal.SIGTERM, after=2 * 50)
+    # (Any agent that replays its log: a cheap learner, which the check must replay too.)
+    match = _stopped(LEARNER_EXAMPLE, tmp_path, signal.SIGTERM, after=2 * 50)
     assert match.returncode == 130
     folder = tmp_path / "m"
-    log = next(folder.glob("plicas-dpp.*.log"))
+    log = next(folder.glob("kendall-learner-example.*.log"))
     lines = log.read_bytes().split(b"\n")
     lines[10] = lines[10].replace(b"STATE:6:", b"STATE:6:r")  # not what was played
     log.write_bytes(b"\n".join(lines))
     edited = log.read_bytes()
 
-    again = _acpcbot(*PLICAS_DPP, "--no-progress", cwd=tmp_path, timeout=600)
+    again = _acpcbot(*LEARNER_EXAMPLE, "--no-progress", cwd=tmp_path, timeout=600)
     assert again.returncode == 1
     error = again.stderr.splitlines()[-1]
     assert error == (
@@ -159,10 +186,10 @@ def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
     assert log.read_bytes() == edited  # nothing of the earlier run is lost
     assert _summary(folder)["status"] == "failed"
 
-    forced = _acpcbot(*PLICAS_DPP, "--no-progress", "--force", cwd=tmp_path, timeout=600)
+    forced = _acpcbot(*LEARNER_EXAMPLE, "--no-progress", "--force", cwd=tmp_path, timeout=600)
     assert forced.returncode == 0, forced.stderr
     assert "going on" not in forced.stderr
-    assert _files(folder) == _files(plicas_dpp)
+    assert _files(folder) == _files(learner_example)
 
 
 def test_the_progress_line_says_how_far_it_is_playing_the_hands_again(tmp_path: Path) -> None:
