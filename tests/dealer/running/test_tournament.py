@@ -73,14 +73,14 @@ def test_each_match_is_the_one_acpcbot_match_plays_on_its_card_seed(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # --seed 11 --seeds 2: the second seed is 12
-    args = ["match", "loose-passive", "example", "--hands", "500", "--seed", "12"]
+    args = ["match", "kendall-learner", "example", "--hands", "500", "--seed", "12"]
     assert main([*args, "--out", str(tmp_path / "m"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    folder = reference / "loose-passive-vs-example.seed12.n500"
+    folder = reference / "kendall-learner-vs-example.seed12.n500"
     for half in summary["halves"]:
         assert (folder / half["log"]).read_bytes() == (tmp_path / "m" / half["log"]).read_bytes()
     table = results(reference)
-    pairing = next(p for p in table["pairings"] if p["agents"] == ["loose-passive", "example"])
+    pairing = next(p for p in table["pairings"] if p["agents"] == ["kendall-learner", "example"])
     assert pairing["matches"] == 2 and pairing["pairs"] == 1000
 
 

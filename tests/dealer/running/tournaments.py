@@ -15,8 +15,11 @@ import pytest
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
 
-AGENTS = ("tight-aggressive", "loose-passive", "example")
-"""3 agents × 2 seeds × 500 hands: each match takes a fraction of a second to a second."""
+AGENTS = ("tight-aggressive", "kendall-learner", "example")
+"""3 agents × 2 seeds × 500 hands: each match takes a fraction of a second to a second. One
+agent draws its decisions from seeded Monte-Carlo kernels (tight-aggressive), one learns
+(kendall-learner), one plays at random (example): what must come out the same in any
+process. (One Monte-Carlo style, not two: they are most of the tournament's time.)"""
 SMALL = [*AGENTS, "--hands", "500", "--seeds", "2", "--seed", "11"]
 """The arguments of the small tournament (without --out and the executor)."""
 MATCHES = 6
