@@ -27,8 +27,12 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # pytest-xdist starts its workers with COLUMNS set to the terminal's width, and the commands
 # fit their text to it (acpcbot.cli.output.width): the tests, and the commands they start,
-# see whole lines unless a test asks for a width.
+# see whole lines unless a test asks for a width. GNU readline (imported as pytest loads its
+# plugins), on a terminal type it knows, exports COLUMNS and LINES into the process's own
+# environment, which os.environ does not show but every process started without env=
+# inherits: unset there too.
 os.environ.pop("COLUMNS", None)
+os.unsetenv("COLUMNS")
 
 # Hypothesis fails an example that takes over 200 ms by default: on a machine busy with other
 # work (the whole suite's own subprocesses, or a shared CI runner) a cheap example can wait
