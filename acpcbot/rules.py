@@ -307,6 +307,34 @@ class HandState:
             found.append((action, child))
         return found
 
+    def situation(self) -> tuple[object, ...]:
+        """Everything the rest of the hand depends on, the actions before aside: two states
+        of one game in the same situation have the same children at every depth and end with
+        the same values (only their betting texts differ, by what came before). Every
+        betting that ends a round with the same chips in reaches one situation: a walk of
+        the tree may walk what follows it once (``agents.common.bettingtree``).
+
+        >>> from acpcbot.game import bundled_game
+        >>> hand = HandState(bundled_game())
+        >>> hand.child(RAISE).child(CALL).situation() == hand.child(CALL).child(RAISE).child(
+        ...     CALL
+        ... ).situation()
+        True
+        """
+        return (
+            self.round,
+            tuple(self.spent),
+            tuple(self.folded),
+            self.max_spent,
+            self.min_raise_to,
+            self.num_raises,
+            len(self.actions[self.round]),
+            self._num_acting,
+            self._num_called,
+            -1 if self.finished else self.current_player,
+            self.finished,
+        )
+
     # -- doing ------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:

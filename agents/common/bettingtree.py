@@ -18,7 +18,11 @@ Each node's betting is kept as the protocol text (``"crc/r"``), which is also th
 of an information-set key (see :mod:`agents.dpp.infoset`), and finds a decision node
 (:meth:`BettingTree.decision_node`). The tree of a game is built once a process
 (:func:`betting_tree`): dpp's solver walks its arrays, loki2's simulation kernel its
-:attr:`~BettingTree.table`.
+:attr:`~BettingTree.table`. The rounds that start in the same situation
+(:meth:`~acpcbot.rules.HandState.situation`: the same chips in, whatever the betting before)
+are the same below it, so the walk asks the rules for what follows each situation once and
+copies those nodes for the other starts in it, their betting text aside: most of the tree is
+copied, not walked (a match's first decision waits for the tree).
 
 >>> from acpcbot.game import bundled_game
 >>> tree = BettingTree.build(bundled_game())
@@ -202,6 +206,8 @@ class _Nodes:
         self.spent: list[list[int]] = []
         self.raises: list[int] = []
         self.betting: list[str] = []
+        self.starts: dict[tuple[object, ...], tuple[int, int]] = {}
+        """The nodes below each round's start walked so far (first, end), by situation."""
 
     def add(self, kind: NodeKind, hand: HandState, player: int) -> int:
         self.kinds.append(kind)
@@ -224,10 +230,37 @@ class _Nodes:
             column = ACTION_ORDER.index(action.type)
             if not child.finished and child.round != hand.round:
                 chance = self.add(NodeKind.CHANCE, child, -1)
-                self.children[chance][0] = self.visit(child)
+                self.children[chance][0] = self.start_round(child)
                 self.children[node][column] = chance
             else:
                 self.children[node][column] = self.visit(child)
+        return node
+
+    def start_round(self, hand: HandState) -> int:
+        """:meth:`visit` for ``hand`` at a round's start: a copy of the nodes below the
+        first start in its situation, if there was one (the rules' states the same below
+        it, the betting texts begin with this start's instead)."""
+        situation = hand.situation()
+        walked = self.starts.get(situation)
+        if walked is None:
+            first = len(self.kinds)
+            self.visit(hand)
+            self.starts[situation] = (first, len(self.kinds))
+            return first
+        first, end = walked
+        node = len(self.kinds)
+        offset = node - first
+        before, after = len(self.betting[first]), hand.betting_text()
+        self.kinds.extend(self.kinds[first:end])
+        self.players.extend(self.players[first:end])
+        self.rounds.extend(self.rounds[first:end])
+        self.children.extend(
+            [[c + offset if c >= 0 else -1 for c in row] for row in self.children[first:end]]
+        )
+        self.payoffs.extend(self.payoffs[first:end])
+        self.spent.extend(self.spent[first:end])  # (read only: made into one array)
+        self.raises.extend(self.raises[first:end])
+        self.betting.extend([after + text[before:] for text in self.betting[first:end]])
         return node
 
 

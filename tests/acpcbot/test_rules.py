@@ -175,6 +175,36 @@ def test_children_are_each_legal_action_applied_to_a_copy(hand: HandState) -> No
     assert _state(hand) == before  # the walk leaves the state as it was
 
 
+def _below(hand: HandState, depth: int) -> tuple[object, ...]:
+    """What ``depth`` actions more can make of ``hand``: legal actions, ends and values."""
+    if hand.finished:
+        return (hand.is_showdown, hand.values([1, 2]) if hand.is_showdown else hand.values())
+    if depth == 0:
+        return (hand.current_player, tuple(hand.spent))
+    return tuple((action.type, _below(child, depth - 1)) for action, child in hand.children())
+
+
+def test_states_in_one_situation_have_the_same_future() -> None:
+    # every state of the first five actions, grouped by situation, and each state's next
+    # four actions (into the flop and on)
+    layer = [HandState(LIMIT)]
+    reached = layer
+    for _ in range(5):
+        layer = [child for hand in layer for _, child in hand.children()]
+        reached = reached + layer
+    groups: dict[tuple[object, ...], list[HandState]] = {}
+    for hand in reached:
+        groups.setdefault(hand.situation(), []).append(hand)
+    assert any(len({h.betting_text() for h in group}) > 1 for group in groups.values())
+    for group in groups.values():
+        assert len({_below(hand, 4) for hand in group}) == 1
+    # what differs in the future differs in the situation
+    assert HandState(LIMIT).child(CALL).situation() != HandState(LIMIT).child(RAISE).situation()
+    call_call = HandState(LIMIT).child(CALL).child(CALL)  # the flop, 10 chips each
+    raise_call = HandState(LIMIT).child(RAISE).child(CALL)  # the flop, 20 chips each
+    assert call_call.situation() != raise_call.situation()
+
+
 def test_child_refuses_an_illegal_action_and_children_a_nolimit_game() -> None:
     hand = HandState(LIMIT)
     with pytest.raises(IllegalActionError, match="raise not allowed"):
