@@ -151,12 +151,14 @@ def _distinct(values: npt.NDArray[np.int64]) -> bool:
 def _value_classes() -> npt.NDArray[np.int64]:
     """The packed value of every class of five-card hand, ascending: a class's value is its
     index here plus one. Built from the 6,175 multisets of five ranks and the flush masks."""
-    fives = [
-        np.bincount(ranks, minlength=13)
-        for ranks in itertools.combinations_with_replacement(range(13), 5)
-    ]
-    counts = np.array([c for c in fives if c.max() <= 4], dtype=np.int64)
-    classes = np.unique(np.concatenate([_best_packed(counts), _FLUSH_PACKED[_FLUSH_PACKED >= 0]]))
+    fives = np.array(list(itertools.combinations_with_replacement(range(13), 5)))
+    # the rank counts of every multiset at once (each row's ranks offset into its own 13)
+    places = np.arange(len(fives))[:, None] * 13 + fives
+    counts = np.bincount(places.ravel(), minlength=13 * len(fives)).reshape(-1, 13)
+    counts = counts[counts.max(axis=1) <= 4].astype(np.int64)
+    values = np.sort(np.concatenate([_best_packed(counts), _FLUSH_PACKED[_FLUSH_PACKED >= 0]]))
+    # distinct without np.unique, which imports numpy.ma (tens of ms at every start)
+    classes: npt.NDArray[np.int64] = values[np.concatenate([[True], values[1:] != values[:-1]])]
     assert len(classes) == NUM_VALUES
     return classes
 
