@@ -32,7 +32,7 @@ __version__ = "0.1.0"
 
 # Every import of a module of acpcbot runs this file first, `acpcbot --help` included (issue
 # 37: it stays under 0.3 s): imported at the top, these modules would add a third to its time
-# (the client alone loads asyncio, structlog and rich). So each is imported when one of its
+# (the client alone loads asyncio). So each is imported when one of its
 # names is first used, the names read from this block (acpcbot.faces).
 if TYPE_CHECKING:
     from acpcbot.actions import CALL as CALL

@@ -10,6 +10,10 @@ A :func:`notice` is news that is not a problem (kernels compiled once, a match g
 with its earlier run): ``acpcbot: TEXT`` on stderr, or a JSON line with ``"level":
 "notice"``; it shows at every log level but ``error``.
 
+structlog (which imports asyncio and, where it is installed, rich) is imported when the
+first log line is written, not when a module asks for its logger: most runs write none
+(notices are not log lines), and every process paid for it as it started.
+
 >>> said = []
 >>> with lines_to(said.append):
 ...     notice("compiling the kernels once")
@@ -25,9 +29,8 @@ import logging
 import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import Any
-
-import structlog
 
 _LEVELS = {
     "debug": logging.DEBUG,
@@ -35,6 +38,8 @@ _LEVELS = {
     "warning": logging.WARNING,
     "error": logging.ERROR,
 }
+_METHOD_LEVELS = {**_LEVELS, "warn": logging.WARNING, "exception": logging.ERROR}
+"""The level of each of a logger's methods that writes a line at one."""
 
 
 class _Output:
@@ -43,12 +48,32 @@ class _Output:
     json = False
     level = logging.INFO
     sink: Callable[[str], None] | None = None
+    pending = False
+    """Configured while structlog was not imported: it is configured as it is imported."""
 
 
 def configure_logging(*, json: bool = False, level: str = "info") -> None:
-    """Configure structlog once for the process."""
+    """Configure structlog once for the process (when it is imported, if it is not yet)."""
     _Output.json = json
     _Output.level = _LEVELS[level]
+    _Output.pending = True
+    if "structlog" in sys.modules:
+        _structlog()
+
+
+def _structlog() -> ModuleType:
+    """structlog, imported here at the first line written (see the module's description),
+    and configured as :func:`configure_logging` was asked to."""
+    import structlog  # here, at the first line written (see the module's description)
+
+    if _Output.pending:
+        _Output.pending = False
+        _configure(structlog)
+    return structlog
+
+
+def _configure(structlog: ModuleType) -> None:
+    json = _Output.json
     processors: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
@@ -71,7 +96,7 @@ def configure_logging(*, json: bool = False, level: str = "info") -> None:
         )
     structlog.configure(
         processors=processors,
-        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level]),
+        wrapper_class=structlog.make_filtering_bound_logger(_Output.level),
         logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
@@ -81,6 +106,7 @@ def configure_logging(*, json: bool = False, level: str = "info") -> None:
 def kept_configuration() -> Iterator[None]:
     """Leave the logging configured as it was before the block, whatever the block
     configured (a program that runs commands in-process, as the tests do)."""
+    structlog = _structlog()
     saved = structlog.get_config()
     output = (_Output.json, _Output.level, _Output.sink)
     try:
@@ -88,6 +114,7 @@ def kept_configuration() -> Iterator[None]:
     finally:
         structlog.configure(**saved)
         _Output.json, _Output.level, _Output.sink = output
+        _Output.pending = False
 
 
 def _stderr_logger(*args: Any) -> _LineLogger:
@@ -143,5 +170,29 @@ def notice(text: str, *, event: str | None = None, **fields: Any) -> None:
 
 
 def get_logger(name: str) -> Any:
-    """A structlog logger bound to a component name."""
-    return structlog.get_logger(component=name)
+    """A structlog logger bound to a component name (structlog imported when it first
+    writes a line)."""
+    return _Logger(name)
+
+
+class _Logger:
+    """structlog's logger for a component, asked for at each call: the first imports
+    structlog, unless the configuration waiting for it would drop the line anyway."""
+
+    __slots__ = ("_component",)
+
+    def __init__(self, component: str) -> None:
+        self._component = component
+
+    def __getattr__(self, method: str) -> Callable[..., Any]:
+        if method.startswith("_"):  # not a logger's method: what Python and tools look for
+            raise AttributeError(method)
+        level = _METHOD_LEVELS.get(method)
+
+        def call(*args: Any, **fields: Any) -> Any:
+            if _Output.pending and level is not None and level < _Output.level:
+                return None
+            logger = _structlog().get_logger(component=self._component)
+            return getattr(logger, method)(*args, **fields)
+
+        return call

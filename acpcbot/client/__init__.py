@@ -21,7 +21,7 @@ from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as DEFAULT_CONNECT_T
 from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as DEFAULT_READ_TIMEOUT
 from acpcbot.client.defaults import VERSION_LINE as VERSION_LINE
 
-# The match loop loads asyncio, structlog and rich, and `acpcbot --help` imports the defaults
+# The match loop loads asyncio, and `acpcbot --help` imports the defaults
 # (issue 37: it stays under 0.3 s). So it is imported when one of its names is first used,
 # the names read from this block (acpcbot.faces).
 if TYPE_CHECKING:
