@@ -139,16 +139,26 @@ class Strategy:
         return strategy
 
     def _unpack(self, packed: npt.NDArray[np.float16]) -> None:
-        row_legal = self.row_legal()
-        last = 2 - np.argmax(row_legal[:, ::-1], axis=1)
-        stored = row_legal.copy()
-        stored[np.arange(len(stored)), last] = False
-        if int(stored.sum()) != packed.size:
+        # What is left out and what is stored found node by node, then repeated for the
+        # node's rows (its buckets); the rows' sums added column by column, in the order
+        # numpy's sum of each row adds them: numpy's per-row reductions took most of a dpp's
+        # start (a process that plays it loads this as it starts).
+        sizes = np.diff(np.append(self.layout.base, self.layout.num_rows))
+        node_last = 2 - np.argmax(self.legal[:, ::-1], axis=1)
+        node_stored = self.legal.copy()
+        node_stored[np.arange(len(node_stored)), node_last] = False
+        if int(node_stored.sum(axis=1) @ sizes) != packed.size:
             raise StrategyFileError("probabilities do not match the legal actions")
         probs = self.probabilities
-        probs[stored] = np.clip(packed.astype(np.float32), 0.0, 1.0)
-        probs[np.arange(len(probs)), last] = np.maximum(1.0 - probs.sum(axis=1), 0.0)
-        probs /= probs.sum(axis=1, keepdims=True)
+        probs[np.repeat(node_stored, sizes, axis=0)] = np.clip(packed.astype(np.float32), 0.0, 1.0)
+        left = np.maximum(1.0 - _row_sums(probs), 0.0)
+        probs[np.arange(len(probs)), np.repeat(node_last, sizes)] = left
+        probs /= _row_sums(probs)[:, None]
+
+
+def _row_sums(rows: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``rows.sum(axis=1)`` of three columns, bit for bit: ``(a + b) + c``."""
+    return (rows[:, 0] + rows[:, 1]) + rows[:, 2]
 
 
 def write_arrays(target: str | IO[bytes], arrays: dict[str, npt.NDArray[Any]]) -> None:

@@ -17,7 +17,7 @@ from acpcbot.rules import HandState, replay
 from agents.dpp.agent import StrategyAgent
 from agents.dpp.chance import LEDUC_TEXT, LeducBuckets, leduc_chance
 from agents.dpp.solver import AbstractGame, CfrPlus
-from agents.dpp.strategy import Strategy, StrategyFileError, write_arrays
+from agents.dpp.strategy import Strategy, StrategyFileError, _row_sums, write_arrays
 from tests.agents.driving import play_hands
 
 LEDUC = parse_game(LEDUC_TEXT)
@@ -48,6 +48,16 @@ def test_round_trip_is_exact_to_float16(strategy: Strategy) -> None:
     assert np.allclose(loaded.probabilities, strategy.probabilities, atol=1e-3)
     assert np.allclose(loaded.probabilities.sum(axis=1), 1.0)
     assert not loaded.probabilities[~loaded.row_legal()].any()
+
+
+def test_rows_are_summed_as_numpy_sums_them_bit_for_bit() -> None:
+    """Loading adds each row's three probabilities column by column (numpy's per-row sums
+    were most of a dpp's start): in the order numpy does, or a loaded probability would
+    move by a bit and a match's sampled actions with it."""
+    rows = np.random.default_rng(3).random((100_000, 3)).astype(np.float32)
+    rows[::3, 2] = 0.0
+    rows[1::7] /= 3
+    assert _row_sums(rows).tobytes() == rows.sum(axis=1).tobytes()
 
 
 def test_corruption_is_detected(strategy: Strategy) -> None:
