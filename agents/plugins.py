@@ -27,7 +27,6 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import ModuleType
 
 from acpcbot.errors import AcpcError
@@ -62,6 +61,10 @@ class Plugin:
 def plugins() -> dict[str, Plugin]:
     """Every agent the installed distributions declare, by name (for a name declared twice,
     the first distribution on ``sys.path``, as an import would find it)."""
+    # importlib.metadata (and the email package it loads) here: only a name that is no
+    # built-in agent is looked for among the plug-ins, and a match of built-ins never asks.
+    from importlib.metadata import entry_points
+
     found: dict[str, Plugin] = {}
     try:
         entries = entry_points(group=ENTRY_POINT_GROUP)
