@@ -34,7 +34,7 @@ import sys
 import time
 import traceback
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.context import ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
@@ -83,6 +83,7 @@ __all__ = [
     "HandReport",
     "PlayerFactory",
     "StopHalf",
+    "begin_here",
     "first_failure",
     "play_half",
     "process_context",
@@ -442,6 +443,16 @@ def settle_imports() -> None:
     loop_factory()  # uvloop, when installed: the event loop of a TCP half
 
 
+def begin_here(entrants: Iterable[tuple[Entrant, str]], game: Game) -> None:
+    """Begin a player of each entrant (with its name) here, to load what its match's
+    players load as they begin (tables, compiled kernels): processes forked from this one
+    then share it, instead of each loading it (each compiling it, on a cold cache). A player
+    begun here plays nothing; one that cannot begin fails where it plays, which says so."""
+    for entrant, name in entrants:
+        with contextlib.suppress(Exception):
+            entrant.create(0).begin_match(MatchInfo(game, name=name))
+
+
 class _StopFlag(Protocol):
     value: bool
 
@@ -489,9 +500,7 @@ class HalfJob:
         that cannot begin fails in its half, which says so."""
         if self.plan.transport is Transport.REMOTE:
             return  # no player plays here
-        for entrant, name in zip(self.entrants, self.plan.names, strict=True):
-            with contextlib.suppress(Exception):
-                entrant.create(0).begin_match(MatchInfo(self.game, name=name))
+        begin_here(zip(self.entrants, self.plan.names, strict=True), self.game)
 
     def strategies(self) -> dict[str, Strategy]:
         """The fixed strategies among the players, by their names in the logs (AIVAT asks

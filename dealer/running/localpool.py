@@ -1,7 +1,8 @@
 """The default executor of a tournament: a pool of local processes, one match at a time each.
 
-``jobs`` worker processes are forked from this one (which has checked every agent, so the
-tables and compiled code it loaded are shared) and play one match after another, each
+``jobs`` worker processes are forked from this one (which has checked every agent, and begun
+a player of each so that the tables and compiled code it loaded are shared: a worker's
+first match does not load them again) and play one match after another, each
 handed to them through a pipe of their own, over which they report their progress and
 send the match's result. A worker that dies (killed, out of memory) has its match started
 again, in a fresh process put in its place; so does a match that raised unexpectedly (its
@@ -28,9 +29,10 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from acpcbot.game import load_game
 from acpcbot.logconfig import get_logger
 from acpcbot.writing import WriteError
-from dealer.running.halves import process_context, settle_imports
+from dealer.running.halves import begin_here, process_context, settle_imports
 from dealer.running.tasks import ATTEMPTS, MatchTask, TaskEvents, TaskResult, play_task
 
 __all__ = ["LocalPool"]
@@ -75,6 +77,10 @@ class LocalPool:
         tournament's folder)."""
         context = process_context()
         scratch.mkdir(parents=True, exist_ok=True)
+        if tasks:  # each agent begun once here, and the workers forked from here share it
+            entrants = {e.spec: e for task in tasks for e in task.request.entrants}
+            game = load_game(tasks[0].request.game)  # (a tournament's matches share one)
+            begin_here(((e, e.name) for e in entrants.values()), game)
         waiting: _Queue = collections.deque((task, 1) for task in tasks)
         workers: list[_Worker] = []
 
