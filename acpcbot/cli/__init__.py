@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``acpcbot`` console script."""
     args = build_parser().parse_args(argv)
-    from acpcbot.logconfig import configure_logging  # structlog: not for --help (issue 37)
+    from acpcbot.logconfig import configure_logging  # logging, 12 ms: not for --help (issue 37)
 
     configure_logging(json=args.log_json, level=args.log_level or args.default_log_level)
     try:
