@@ -39,6 +39,8 @@ UNLIMITED_RAISES = 255
 LIMIT_HOLDEM = "holdem.limit.2p.reverse_blinds.game"
 NOLIMIT_HOLDEM = "holdem.nolimit.2p.reverse_blinds.game"
 BUNDLED_GAMES = (LIMIT_HOLDEM, NOLIMIT_HOLDEM)
+HOLDEM_ROUNDS = ("preflop", "flop", "turn", "river")
+"""Hold'em's betting rounds by name, in order (the first four of a game with more)."""
 
 
 class BettingType(enum.Enum):

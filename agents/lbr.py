@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import CALL, FOLD, RAISE, Action, ActionType
 from acpcbot.cards import Card
-from acpcbot.game import Game
+from acpcbot.game import HOLDEM_ROUNDS, Game
 from acpcbot.player import BettingView, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
@@ -50,11 +50,9 @@ from agents.errors import AgentOptionError, NoFixedStrategyError
 from agents.known import dead_holdings, holdings
 from agents.triple import CALL_ONLY, Triple
 
-__all__ = ["ROUND_NAMES", "LocalBestResponse", "round_of"]
+__all__ = ["LocalBestResponse", "round_of"]
 
 FloatArray = npt.NDArray[np.float64]
-ROUND_NAMES = ("preflop", "flop", "turn", "river")
-"""What ``from`` takes: the rounds by name (``preflop`` is round 0)."""
 _SMALL_GAME_KEPT = 4096
 """Equity tables kept by the exact enumeration of a small game."""
 _COLUMN = {ActionType.FOLD: 0, ActionType.CALL: 1, ActionType.RAISE: 2}
@@ -71,12 +69,12 @@ def round_of(name: str) -> int:
     >>> round_of("flop")
     1
     """
-    if name not in ROUND_NAMES:
+    if name not in HOLDEM_ROUNDS:
         raise AgentOptionError(
-            f"lbr option from={name!r}: one of {', '.join(ROUND_NAMES)} (where LBR starts to "
+            f"lbr option from={name!r}: one of {', '.join(HOLDEM_ROUNDS)} (where LBR starts to "
             "act greedily; before it, it only checks or calls)"
         )
-    return ROUND_NAMES.index(name)
+    return HOLDEM_ROUNDS.index(name)
 
 
 def _fixed(opponent: type[Agent]) -> None:

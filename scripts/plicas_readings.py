@@ -24,12 +24,11 @@ from collections import defaultdict
 import numpy as np
 
 from acpcbot import AcpcError, bundled_game
+from acpcbot.game import HOLDEM_ROUNDS
 from acpcbot.handeval.equity import hand_vs_hand
 from agents.registry import create_agent
 from dealer.referee import DealStream, MatchConfig, Referee, play_in_process
 from plicas_instruments import RecordingPlicas, plicas_config
-
-ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         est, real = np.mean(pairs, axis=0)
         facing_text = "bet" if facing else "no bet"
         print(
-            f"{ROUND_NAMES[round_]:<6} {facing_text:<7} {span:<9} {len(pairs):>6} "
+            f"{HOLDEM_ROUNDS[round_]:<6} {facing_text:<7} {span:<9} {len(pairs):>6} "
             f"{est:>9.3f} {real:>10.3f}"
         )
     return 0

@@ -36,11 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from acpcbot import AcpcError, bundled_game
+from acpcbot.game import HOLDEM_ROUNDS
 from agents.registry import create_agent
 from dealer.referee import MatchConfig, Referee, play_in_process
 from plicas_instruments import ActionValues, ProbingPlicas, plicas_config
-
-ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 def mean_ci(values: npt.NDArray[np.float64]) -> str:
@@ -74,7 +73,7 @@ def report(decisions: list[ActionValues], minimum: int) -> None:
                 raise_call = part[:, 7] - part[:, 6]
                 call_fold = part[:, 6] - part[:, 5]
                 print(
-                    f"{ROUND_NAMES[round_]:<8}{'bet' if facing else 'no bet':<8}{span:<9}"
+                    f"{HOLDEM_ROUNDS[round_]:<8}{'bet' if facing else 'no bet':<8}{span:<9}"
                     f"{len(part):>6}  {shares[0]:5.2f}{shares[1]:5.2f}{shares[2]:6.2f}"
                     f"  {mean_ci(raise_call):>18}  {mean_ci(call_fold) if facing else '':>18}"
                 )

@@ -20,11 +20,10 @@ from __future__ import annotations
 import argparse
 
 from acpcbot.cli.arguments import add_jobs, add_json, add_match_size, add_out
+from acpcbot.game import HOLDEM_ROUNDS
 from acpcbot.options import add_progress_options, progress_of
 
 HELP = "local best response against a fixed-strategy agent: a lower bound on its exploitability"
-
-ROUNDS = ("preflop", "flop", "turn", "river")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +36,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--from",
         dest="first_round",
-        choices=ROUNDS,
+        choices=HOLDEM_ROUNDS,
         default="preflop",
         help="the round LBR starts to act greedily in; before it, it checks or calls (preflop)",
     )

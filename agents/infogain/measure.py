@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from acpcbot.actions import ActionType
 from acpcbot.errors import AcpcError
-from acpcbot.game import Game
+from acpcbot.game import HOLDEM_ROUNDS, Game
 from acpcbot.handeval.combos import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, NUM_CLASSES, combo_index
 from acpcbot.protocol.logfile import StateRecord
 from acpcbot.rules import replay
@@ -63,7 +63,6 @@ from agents.common.weights import WeightTable, holding_strengths
 __all__ = [
     "DEFAULT_FLOP_RUNOUTS",
     "FLOP_RUNOUTS",
-    "STREETS",
     "HiddenCardsError",
     "InfoGain",
     "InfoGainReport",
@@ -76,7 +75,6 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 
-STREETS = ("preflop", "flop", "turn", "river")
 FLOP_RUNOUTS = 1176
 """Turn and river cards that can complete a flop, as the public observer sees it: C(49, 2)."""
 DEFAULT_FLOP_RUNOUTS = 100
@@ -225,9 +223,9 @@ class InfoGain:
         self.flop_runouts = flop_runouts
         self.fits: dict[str, PolicyFit] = {}
         self.hands = 0
-        self._streets = [_Moments() for _ in STREETS]
+        self._streets = [_Moments() for _ in HOLDEM_ROUNDS]
         self._overall = _Moments()
-        self._points = np.zeros((len(STREETS), MOST_POINTS, 4))
+        self._points = np.zeros((len(HOLDEM_ROUNDS), MOST_POINTS, 4))
 
     # -- reading ------------------------------------------------------------------------
 
@@ -247,7 +245,7 @@ class InfoGain:
         board = record.board_cards
         tables = (WeightTable(), WeightTable())
         streets: dict[int, _Street] = {}
-        hand = np.zeros((len(STREETS), 4))
+        hand = np.zeros((len(HOLDEM_ROUNDS), 4))
         turns = list(decisions(game, record.betting, record.hand_number))
         for turn in turns:
             shown = board[: game.board_total(turn.round)]
@@ -320,7 +318,7 @@ class InfoGain:
         """The averages per street and over all, with every player's fitted
         predictability."""
         streets = []
-        for index, name in enumerate(STREETS):
+        for index, name in enumerate(HOLDEM_ROUNDS):
             rows = self._points[index]
             by_point = tuple(
                 PointStats(int(n), float(h / n), float(c / n), float(b / n))

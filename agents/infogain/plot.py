@@ -16,9 +16,10 @@ from pathlib import Path
 
 from acpcbot.errors import AcpcError
 from acpcbot.extras import need_matplotlib
+from acpcbot.game import HOLDEM_ROUNDS
 from acpcbot.smallfile import shown_path
 from acpcbot.writing import check_writable, replace_file, writing
-from agents.infogain.measure import STREETS, InfoGainReport, StreetReport
+from agents.infogain.measure import InfoGainReport, StreetReport
 
 __all__ = ["street_plots", "street_png", "write_street_plots"]
 
@@ -27,7 +28,7 @@ def street_plots(folder: Path, *, force: bool = False) -> list[Path]:
     """The PNGs ``--plot DIR`` draws, one per street, checked before any work: matplotlib
     installed, none of them there already unless ``force``, each writable."""
     need_matplotlib()
-    plots = [folder / f"infogain-{street}.png" for street in STREETS]
+    plots = [folder / f"infogain-{street}.png" for street in HOLDEM_ROUNDS]
     existing = [path for path in plots if path.exists()]
     if existing and not force:
         raise AcpcError(

@@ -71,7 +71,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from acpcbot.actions import Action
-from acpcbot.game import Game
+from acpcbot.game import HOLDEM_ROUNDS, Game
 from acpcbot.rules import HandState
 from dealer.analysis.aivat import (
     AivatHalf,
@@ -97,7 +97,6 @@ __all__ = [
     "split_lines",
 ]
 
-HOLDEM_ROUNDS = ("preflop", "flop", "turn", "river")
 _COLUMN = {"f": 0, "c": 1, "r": 2}
 PROGRESS_EVERY = 200
 """Samples between two calls of the progress callback."""

@@ -39,13 +39,12 @@ from typing import Any
 
 from acpcbot.actions import ActionType
 from acpcbot.errors import AcpcError
-from acpcbot.game import Game
+from acpcbot.game import HOLDEM_ROUNDS, Game
 from acpcbot.protocol.logfile import StateRecord, parse_state_line
 from acpcbot.rules import HandState
 from dealer.analysis.loghands import LoggedHand, logged_hands
 
 __all__ = [
-    "ROUND_NAMES",
     "Player",
     "PlayerStats",
     "Rate",
@@ -53,8 +52,6 @@ __all__ = [
     "stats_json",
     "stats_lines",
 ]
-
-ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 @dataclass
@@ -205,7 +202,7 @@ def _round(value: float | None) -> float | None:
 
 def stats_json(stats: PlayerStats) -> dict[str, Any]:
     """The statistics as JSON: percentages with the counts they come from."""
-    rounds = ROUND_NAMES[: min(stats.game.num_rounds, 4)]
+    rounds = HOLDEM_ROUNDS[: min(stats.game.num_rounds, 4)]
     players: dict[str, Any] = {}
     for name, p in stats.players.items():
         players[name] = {
@@ -245,7 +242,7 @@ def stats_lines(stats: PlayerStats) -> list[str]:
     """The statistics as a table: a row per statistic, a column per player."""
     data = stats_json(stats)
     names = list(data["players"])
-    rounds = ROUND_NAMES[: min(stats.game.num_rounds, 4)]
+    rounds = HOLDEM_ROUNDS[: min(stats.game.num_rounds, 4)]
     logs = len(stats.logs)
     lines = [f"{stats.hands:,} hands from {logs} log{'s' if logs != 1 else ''}"]
     rows: list[tuple[str, list[str]]] = [("", names)]
