@@ -174,6 +174,29 @@ _DECISION = int(NodeKind.DECISION)
 
 
 @njit(cache=CACHE, error_model="numpy")
+def _spread(here, likelihoods, buckets, nodes, node, taken, masses):  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels take positional arguments)
+    """The range ``here`` split by the opponent's action at ``node`` into ``taken``, and
+    each share's mass into ``masses``: summed holding by holding, numpy's order along the
+    strided rows the Python walk summed (the three sums side by side, each in its order)."""
+    slot = 0
+    while nodes[slot] != node:
+        slot += 1
+    fold = call = raise_ = 0.0
+    for h in range(here.shape[0]):
+        bucket = buckets[h]
+        share = here[h] * likelihoods[slot, 0, bucket]
+        taken[0, h] = share
+        fold += share
+        share = here[h] * likelihoods[slot, 1, bucket]
+        taken[1, h] = share
+        call += share
+        share = here[h] * likelihoods[slot, 2, bucket]
+        taken[2, h] = share
+        raise_ += share
+    masses[0], masses[1], masses[2] = fold, call, raise_
+
+
+@njit(cache=CACHE, error_model="numpy")
 def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels take positional arguments)
     roots,
     weights,
@@ -189,14 +212,15 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
     ends,
     shared,
     taken,
+    seen,
     values,
 ):
-    """The values of our (``me``) actions' ``roots`` (-1: none) against ``weights`` into
-    ``values``: :meth:`agents.plicas.exploitation._RoundWalk.value` without the river's
-    walk, step for step and bit for bit. The rest of the betting round is walked: our
-    choices take the best action, the opponent's spread its range by ``likelihoods``
-    (``[slot, action, bucket]``, node ``nodes[slot]``'s; each holding's ``buckets``), its
-    ends valued by ``dots``.
+    """The values of our (``me``) actions' ``roots`` (-1: none, valued 0) against
+    ``weights`` into ``values``: :meth:`agents.plicas.exploitation._RoundWalk.value`
+    without the river's walk, step for step and bit for bit. The rest of the betting round
+    is walked: our choices take the best action, the opponent's spread its range by
+    ``likelihoods`` (``[slot, action, bucket]``, node ``nodes[slot]``'s; each holding's
+    ``buckets``), its ends valued by ``dots``.
 
     The ends are numbered in the walk's order. With no ``dots``, each end's range is handed
     back (the values are then meaningless): ``shared[end]`` says whether it is a share of
@@ -205,9 +229,12 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
     is BLAS's, which sums in an order of its own, and in another along a strided row (a
     share's, as the Python walk held it: a row of a (3, holdings) array in column order).
     ``taken``: room for each depth's share of the range per action ``[depth, action,
-    holding]``. Without recursion (numba cannot load a recursive kernel from its cache):
-    each node on the path is a frame of the arrays below, which takes its children's
-    values as they come. Returns the number of ends walked."""
+    holding]``; ``seen``: the range's total and its shares' masses at each of the
+    opponent's nodes in the walk's order, which the first walk writes and the second reads
+    (it does not spread the range again). Without recursion (numba cannot load a
+    recursive kernel from its cache): each node on the path is a frame of the arrays
+    below, which takes its children's values as they come. Returns the number of ends
+    walked."""
     depth = taken.shape[0]
     node_at = np.empty(depth, np.int64)
     source = np.empty(depth, np.int64)  # whose share is its range (-1: ``weights``) ...
@@ -216,10 +243,11 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
     step = np.empty(depth, np.int64)  # 0: not started; else the child awaited + 1
     best = np.empty(depth)
     masses = np.empty((depth, 3))
-    end = 0
+    end = visit = 0
     column = 0
     for r in range(roots.shape[0]):
         if roots[r] < 0:
+            values[r] = 0.0
             continue
         node_at[0], source[0], row[0], total[0], step[0] = roots[r], -1, 0, -1.0, 0
         top = 1
@@ -261,22 +289,21 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
                     continue
             else:
                 if step[d] == 0:
-                    if total[d] < 0:
-                        total[d] = pairwise_sum(here)
+                    if dots.shape[0] > 0:  # the first walk's sums
+                        total[d] = seen[visit, 0]
+                        masses[d, :] = seen[visit, 1:]
+                    else:
+                        if total[d] < 0:
+                            total[d] = pairwise_sum(here)
+                        if total[d] > 0:
+                            _spread(here, likelihoods, buckets, nodes, node, taken[d], masses[d])
+                        seen[visit, 0] = total[d]
+                        seen[visit, 1:] = masses[d]
+                    visit += 1
                     if total[d] <= 0:  # nothing left to spread: its call's value
                         step[d] = -1
                         child = 1
                     else:
-                        slot = 0
-                        while nodes[slot] != node:
-                            slot += 1
-                        for column in range(3):
-                            mass = 0.0  # left to right: numpy's order along the strided rows
-                            for h in range(here.shape[0]):
-                                share = here[h] * likelihoods[slot, column, buckets[h]]
-                                taken[d, column, h] = share
-                                mass += share
-                            masses[d, column] = mass
                         best[d] = 0.0
                         column = 0
                 elif step[d] == -1:  # the call's value is its own
