@@ -181,17 +181,20 @@ def _spread(here, likelihoods, buckets, nodes, node, taken, masses):  # type: ig
     slot = 0
     while nodes[slot] != node:
         slot += 1
+    folds, calls, raises = likelihoods[slot, 0], likelihoods[slot, 1], likelihoods[slot, 2]
+    folded, called, raised = taken[0], taken[1], taken[2]
     fold = call = raise_ = 0.0
     for h in range(here.shape[0]):
         bucket = buckets[h]
-        share = here[h] * likelihoods[slot, 0, bucket]
-        taken[0, h] = share
+        weight = here[h]
+        share = weight * folds[bucket]
+        folded[h] = share
         fold += share
-        share = here[h] * likelihoods[slot, 1, bucket]
-        taken[1, h] = share
+        share = weight * calls[bucket]
+        called[h] = share
         call += share
-        share = here[h] * likelihoods[slot, 2, bucket]
-        taken[2, h] = share
+        share = weight * raises[bucket]
+        raised[h] = share
         raise_ += share
     masses[0], masses[1], masses[2] = fold, call, raise_
 
