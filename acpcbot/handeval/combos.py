@@ -197,11 +197,8 @@ def canonical_board(board: Sequence[Card]) -> tuple[tuple[int, ...], int]:
     >>> combo_cards(int(PERMUTED_COMBOS[p, combo_index(*parse_cards("AhKs"))]))
     (45, 48)
     """
-    best: tuple[int, ...] | None = None
-    chosen = 0
-    for p, permutation in enumerate(SUIT_PERMUTATIONS.tolist()):
-        renamed = tuple(sorted((c & ~3) | permutation[c & 3] for c in board))
-        if best is None or renamed < best:
-            best, chosen = renamed, p
-    assert best is not None
-    return best, chosen
+    cards = np.asarray(board, dtype=np.int64)
+    renamed = np.sort((cards & ~3) | SUIT_PERMUTATIONS[:, cards & 3], axis=1)
+    # sorted cards compare as tuples as their numbers in base 52 do; argmin: the first least
+    chosen = int(np.argmin(renamed @ 52 ** np.arange(len(cards) - 1, -1, -1)))
+    return tuple(renamed[chosen].tolist()), chosen

@@ -189,6 +189,9 @@ class ActionModel:
         self.hands_since_spread = 0
         self._known: dict[int, FloatArray] = {}
         """The probabilities at each full history since the counts last changed."""
+        self._contexts: dict[str, tuple[int, int, int]] = {}
+        """The rows of each betting history asked for (of the one game it models; a row,
+        once made, stays)."""
         self._known_scale = 1.0
 
     @property
@@ -200,9 +203,15 @@ class ActionModel:
 
     def contexts(self, hand: HandState) -> tuple[int, int, int]:
         """The rows of the opponent's decision at ``hand`` (its turn)."""
+        betting = hand.betting_text()
+        rows = self._contexts.get(betting)
+        if rows is None:
+            rows = self._contexts[betting] = self._rows_of(hand, betting)
+        return rows
+
+    def _rows_of(self, hand: HandState, betting: str) -> tuple[int, int, int]:
         round_ = hand.round
         actor = hand.current_player
-        betting = hand.betting_text()
         here = betting.rsplit("/", 1)[-1]
         full = self.levels[1].row(betting, round_)
         local = self.levels[2].row(local_key(round_, actor, hand.pot, here), round_)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -11,6 +12,8 @@ from acpcbot.handeval.combos import (
     COMBO_CLASS,
     NUM_CLASSES,
     NUM_COMBOS,
+    SUIT_PERMUTATIONS,
+    canonical_board,
     class_combos,
     class_name,
     class_of,
@@ -60,3 +63,18 @@ def test_range_notation() -> None:
     for bad in ("AAs", "A1s", "AK+o"):
         with pytest.raises(ValueError):
             parse_range(bad)
+
+
+def test_a_boards_class_is_its_least_renaming_and_the_first_renaming_that_gives_it() -> None:
+    """Every flop in two orders and random turns and rivers, against the definition."""
+    deal = random.Random(37)
+    boards = [
+        *(list(flop) for flop in itertools.combinations(range(52), 3)),
+        *(list(reversed(flop)) for flop in itertools.combinations(range(52), 3)),
+        *(deal.sample(range(52), deal.choice((4, 5))) for _ in range(5000)),
+    ]
+    renamings = SUIT_PERMUTATIONS.tolist()
+    for board in boards:
+        named = [tuple(sorted((c & ~3) | p[c & 3] for c in board)) for p in renamings]
+        least = min(named)
+        assert canonical_board(board) == (least, named.index(least))
