@@ -7,7 +7,7 @@ from pathlib import Path
 
 import acpcbot.cli
 
-MOST_LINES = 1_526
+MOST_LINES = 1_525
 """A ratchet, lowered as the command line loses weight (issue 34 asks for 1,500). The parsers
 of numbers, ports and durations and ``--host`` are :mod:`acpcbot.options`', which
 ``acpc-dealer`` shares. What stands in the way is not logic: the commands' descriptions (their
