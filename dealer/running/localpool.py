@@ -86,8 +86,9 @@ class LocalPool:
 
         def start() -> None:
             mine, theirs = context.Pipe(duplex=True)
+            ours = [mine, *(w.pipe for w in workers)]  # its copies closed in it (_serve)
             process = context.Process(
-                target=_serve, args=(theirs, scratch), name="acpcbot-match", daemon=True
+                target=_serve, args=(theirs, scratch, ours), name="acpcbot-match", daemon=True
             )
             settle_imports()
             process.start()
@@ -122,11 +123,14 @@ class LocalPool:
                     w.pipe.send(("stop",))
         finally:
             for w in workers:
+                # Closed first: a worker that outlives SIGTERM (one that took it as a stop of
+                # its match, or that inherited SIGTERM ignored) reads the end of its pipe
+                # when it next waits for a match, and ends, instead of waiting for ever.
+                w.pipe.close()
                 if w.process.exitcode is None:
                     w.process.terminate()
             for w in workers:
                 w.process.join()
-                w.pipe.close()
 
 
 def _hand_out(w: _Worker, waiting: _Queue) -> None:
@@ -183,27 +187,37 @@ def _death(exitcode: int | None) -> str:
     return f"its process ended without a result (exit code {exitcode})"
 
 
-def _serve(pipe: Connection, scratch: Path) -> None:
-    """A worker: plays the matches it is handed until told to stop. Ctrl-C is the parent's
-    to handle. A match that raises ends the worker (a fresh one takes its place)."""
+def _serve(pipe: Connection, scratch: Path, ours: list[Connection]) -> None:
+    """A worker: plays the matches it is handed until told to stop, or until the tournament
+    closes its end of ``pipe``. Ctrl-C is the parent's to handle. A match that raises ends
+    the worker (a fresh one takes its place). ``ours``: the tournament's ends of this
+    worker's pipe and of the others', which a forked worker holds copies of: closed here, so
+    that the tournament's closing them is the end of those pipes for their workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for end in ours:
+        end.close()
     try:
-        while True:
-            try:
-                message = pipe.recv()
-            except EOFError:
-                return
-            if message[0] != "play":
-                return
-            task: MatchTask = message[1]
-            try:
-                result = play_task(task, scratch, lambda hands: pipe.send(("progress", hands)))
-            except WriteError as exc:  # the tournament's disk: no match can be played there
-                pipe.send(("unwritable", exc))
-                return
-            except BaseException as exc:
-                pipe.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
-                return
-            pipe.send(("done", result))
+        with contextlib.suppress(BrokenPipeError):  # the tournament stopped: no one to tell
+            _serve_until_stopped(pipe, scratch)
     finally:
         pipe.close()
+
+
+def _serve_until_stopped(pipe: Connection, scratch: Path) -> None:
+    while True:
+        try:
+            message = pipe.recv()
+        except EOFError:
+            return
+        if message[0] != "play":
+            return
+        task: MatchTask = message[1]
+        try:
+            result = play_task(task, scratch, lambda hands: pipe.send(("progress", hands)))
+        except WriteError as exc:  # the tournament's disk: no match can be played there
+            pipe.send(("unwritable", exc))
+            return
+        except BaseException as exc:
+            pipe.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            return
+        pipe.send(("done", result))

@@ -171,6 +171,31 @@ def test_an_interrupted_tournament_keeps_its_finished_matches_and_plays_only_the
     assert results(folder) == results(reference)
 
 
+@pytest.mark.e2e
+def test_ctrl_c_ends_a_tournament_whose_workers_outlive_sigterm(tmp_path: Path) -> None:
+    """Started by a supervisor that ignores SIGTERM, the tournament's workers inherit that,
+    so the terminate() it sends them at Ctrl-C does nothing: they end when it closes their
+    pipes, which no other worker may hold open (hung for ever before; once in about ten
+    Ctrl-Cs without the supervisor, when SIGTERM found a worker ending a match)."""
+    folder = tmp_path / "t"
+    supervised = ["sh", "-c", 'trap "" TERM; exec "$0" "$@"', str(ACPCBOT)]  # SIGTERM ignored
+    run = subprocess.Popen(
+        [*supervised, "tournament", *SMALL, "--out", str(folder), "--jobs", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for(lambda: bool(match_folders(folder)))
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=30)
+    finally:
+        run.kill()
+    assert run.returncode == 130, err
+    assert "the same command plays the others" in err
+
+
 @SHARES_THE_REFERENCE
 def test_a_half_written_or_damaged_match_is_played_again(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
