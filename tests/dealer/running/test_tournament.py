@@ -135,20 +135,8 @@ def test_an_interrupted_tournament_keeps_its_finished_matches_and_plays_only_the
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "t"
-    run = subprocess.Popen(
-        [str(ACPCBOT), "tournament", *SMALL, "--out", str(folder), "--jobs", "2"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        wait_for(lambda: bool(match_folders(folder)))
-        run.send_signal(signal.SIGINT)
-        out, err = run.communicate(timeout=60)
-    finally:
-        run.kill()
-    assert run.returncode == 130, err
+    status, out, err = _ctrl_c_after_a_match([str(ACPCBOT)], folder)
+    assert status == 130, err
     kept = match_folders(folder)
     assert 1 <= len(kept) < MATCHES  # stopped mid-run
     assert err.endswith(
@@ -177,23 +165,29 @@ def test_ctrl_c_ends_a_tournament_whose_workers_outlive_sigterm(tmp_path: Path) 
     so the terminate() it sends them at Ctrl-C does nothing: they end when it closes their
     pipes, which no other worker may hold open (hung for ever before; once in about ten
     Ctrl-Cs without the supervisor, when SIGTERM found a worker ending a match)."""
-    folder = tmp_path / "t"
     supervised = ["sh", "-c", 'trap "" TERM; exec "$0" "$@"', str(ACPCBOT)]  # SIGTERM ignored
+    status, _, err = _ctrl_c_after_a_match(supervised, tmp_path / "t")
+    assert status == 130, err
+    assert "the same command plays the others" in err
+
+
+def _ctrl_c_after_a_match(command: list[str], folder: Path) -> tuple[int, str, str]:
+    """The small tournament in two workers, Ctrl-C once its first match is kept: the exit
+    status, stdout and stderr (a tournament still running a minute later fails)."""
     run = subprocess.Popen(
-        [*supervised, "tournament", *SMALL, "--out", str(folder), "--jobs", "2"],
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
+        [*command, "tournament", *SMALL, "--out", str(folder), "--jobs", "2"],
+        cwd=folder.parent,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         wait_for(lambda: bool(match_folders(folder)))
         run.send_signal(signal.SIGINT)
-        _, err = run.communicate(timeout=30)
+        out, err = run.communicate(timeout=60)
     finally:
         run.kill()
-    assert run.returncode == 130, err
-    assert "the same command plays the others" in err
+    return run.returncode, out, err
 
 
 @SHARES_THE_REFERENCE
