@@ -18,9 +18,9 @@ import difflib
 import importlib
 import sys
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, NoReturn
 
+from acpcbot.cli.arguments import add_flag
 from acpcbot.errors import AcpcError, UsageError
 
 COMMANDS = (
@@ -39,10 +39,6 @@ COMMANDS = (
     "web",
 )
 """The subcommands, each a module of this package of the same name."""
-
-
-def _subcommands() -> list[tuple[str, ModuleType]]:
-    return [(name, importlib.import_module(f"{__name__}.{name}")) for name in COMMANDS]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,9 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Heads-up limit hold'em for the ACPC protocol: play against any ACPC "
         "dealer, run duplicate matches and tournaments with our dealer, compute equities.",
     )
-    parser.add_argument(
-        "--log-json", action="store_true", help="log JSON lines instead of readable text"
-    )
+    add_flag(parser, "--log-json", "log JSON lines instead of readable text")
     parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
@@ -86,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the same as --log-level info",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module in _subcommands():
+    for name in COMMANDS:
+        module = importlib.import_module(f"{__name__}.{name}")
         command = sub.add_parser(
             name,
             help=module.HELP.replace("%", "%%"),

@@ -58,12 +58,9 @@ def add_agent(parser: Options, what: str, *, required: bool = False) -> None:
     parser.add_argument("--agent", required=required, metavar="SPEC", help=what)
 
 
-def add_aivat(parser: Options, what: str) -> None:
-    parser.add_argument("--aivat", action="store_true", help=what)
-
-
-def add_plot(parser: Options, what: str) -> None:
-    parser.add_argument("--plot", action="store_true", help=what)
+def add_flag(parser: Options, option: str, what: str) -> None:
+    """An option that is off unless given (``--aivat``, ``--plot``, ``--strict``, ...)."""
+    parser.add_argument(option, action="store_true", help=what)
 
 
 DEFAULT_HTTP_PORT = 8000
@@ -89,9 +86,7 @@ def add_out(parser: Options, what: str, *, force: bool = True) -> None:
     """``--out DIR`` (``what``: what it holds and its default) and ``--force``."""
     parser.add_argument("--out", type=path_value, metavar="DIR", help=what)
     if force:
-        parser.add_argument(
-            "--force", action="store_true", help="replace another match found in --out"
-        )
+        add_flag(parser, "--force", "replace another match found in --out")
 
 
 def add_jobs(parser: Options, what: str = "halves") -> None:
@@ -137,15 +132,15 @@ def add_scheduler(parser: Options, what: str, note: str = "") -> None:
 
 
 def add_json(parser: Options, what: str = "JSON instead of text") -> None:
-    parser.add_argument("--json", action="store_true", help=f"print {what}")
+    add_flag(parser, "--json", f"print {what}")
 
 
 def add_isolate(parser: Options) -> None:
-    parser.add_argument(
+    add_flag(
+        parser,
         "--isolate",
-        action="store_true",
-        help="play each agent given as module:Class or as an installed plug-in in a process "
-        "of its own (code you do not trust; in-process code can reach the dealer)",
+        "play each agent given as module:Class or as an installed plug-in in a process of its "
+        "own (code you do not trust; in-process code can reach the dealer)",
     )
 
 

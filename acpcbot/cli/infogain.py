@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_game, add_json, path_value
+from acpcbot.cli.arguments import add_flag, add_game, add_json, path_value
 from acpcbot.game import load_game
 from acpcbot.options import add_progress_options, progress_of, whole_number
 
@@ -37,9 +37,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="also draw DIR/infogain-STREET.png for each street (the plot extra)",
     )
-    parser.add_argument(
-        "--force", action="store_true", help="with --plot: replace PNGs already in DIR"
-    )
+    add_flag(parser, "--force", "with --plot: replace PNGs already in DIR")
     parser.add_argument(
         "--flop-runouts",
         type=whole_number("a number of runouts", 1, 1176, word="all"),

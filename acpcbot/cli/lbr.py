@@ -27,11 +27,7 @@ HELP = "local best response against a fixed-strategy agent: a lower bound on its
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "agent",
-        metavar="AGENT",
-        help="the agent to exploit: a spec of an agent with a fixed strategy",
-    )
+    parser.add_argument("agent", metavar="AGENT", help="the agent to exploit (its strategy fixed)")
     add_match_size(parser)
     parser.add_argument(
         "--from",
@@ -42,8 +38,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     add_jobs(parser)
     add_out(
-        parser,
-        "folder for the logs and summary.json (default: ./lbr+opponent=AGENT-vs-AGENT...)",
+        parser, "folder for the logs and summary.json (default: ./lbr+opponent=AGENT-vs-AGENT...)"
     )
     add_json(parser, "summary.json on stdout")
     add_progress_options(parser)

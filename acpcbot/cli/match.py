@@ -57,12 +57,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="remote: seconds to wait for the players to connect (default 600; <0: for ever)",
     )
     arguments.add_jobs(parser)
-    parser.add_argument(
-        "--no-duplicate", action="store_true", help="play only half 1 (no reversed seats)"
-    )
+    arguments.add_flag(parser, "--no-duplicate", "play only half 1 (no reversed seats)")
     arguments.add_game(parser)
-    arguments.add_aivat(
+    arguments.add_flag(
         parser,
+        "--aivat",
         "record every decision's probabilities (as the agents report them) in a .probs file "
         "beside each .log, which is the same, and add agent A's AIVAT estimate: its winnings "
         "with the luck of the cards and of known strategies taken out (unbiased, a much "
@@ -70,8 +69,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     arguments.add_isolate(parser)
     arguments.add_json(parser, "summary.json on stdout")
-    arguments.add_plot(
+    arguments.add_flag(
         parser,
+        "--plot",
         "draw the bankroll curves and the running mbb/g with its 95%% CI into "
         "DIR/bankroll.png (the plot extra)",
     )

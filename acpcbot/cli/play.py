@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 
 from acpcbot.cli import arguments
-from acpcbot.client.defaults import DEFAULT_BUDGET_MS as BUDGET
-from acpcbot.client.defaults import DEFAULT_CONNECT_TIMEOUT as CONNECT
-from acpcbot.client.defaults import DEFAULT_READ_TIMEOUT as READ
+from acpcbot.client.defaults import DEFAULT_BUDGET_MS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
 from acpcbot.errors import AcpcError, UsageError
 from acpcbot.game import load_game
 from acpcbot.options import add_mqtt_options, number_of, seed_value, tcp_port
@@ -60,26 +58,26 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-ms",
         type=number_of("milliseconds", 0),
-        default=BUDGET,
+        default=DEFAULT_BUDGET_MS,
         metavar="N",
         help="time per decision before the client checks/calls for a slow agent; 0 means "
-        f"no limit (default: {BUDGET:g}, well inside the reference's 7 s per "
+        f"no limit (default: {DEFAULT_BUDGET_MS:g}, well inside the reference's 7 s per "
         "hand; agents that decide instantly are not timed)",
     )
     parser.add_argument(
         "--read-timeout",
         type=number_of("seconds", 0),
-        default=READ,
+        default=DEFAULT_READ_TIMEOUT,
         metavar="S",
         help="give up when the dealer sends nothing for S seconds; 0 means wait forever "
-        f"(default: {READ:g}, longer than the reference's 600 s per action)",
+        f"(default: {DEFAULT_READ_TIMEOUT:g}, longer than the reference's 600 s per action)",
     )
     parser.add_argument(
         "--connect-timeout",
         type=number_of("seconds", 0, more=True),
-        default=CONNECT,
+        default=DEFAULT_CONNECT_TIMEOUT,
         metavar="S",
-        help=f"seconds to wait for the connection (default: {CONNECT:g})",
+        help=f"seconds to wait for the connection (default: {DEFAULT_CONNECT_TIMEOUT:g})",
     )
     parser.add_argument("--name", help="the player's name, passed to the agent")
     arguments.add_json(

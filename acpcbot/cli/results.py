@@ -20,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from acpcbot.cli.arguments import add_aivat, add_json, add_plot, path_value
+from acpcbot.cli.arguments import add_flag, add_json, path_value
 from acpcbot.errors import UsageError
 from acpcbot.options import whole_number
 
@@ -44,26 +44,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="CHIPS",
         help="chips in a big blind (default: from the game the log's header names)",
     )
-    parser.add_argument(
-        "--side-by-side",
-        action="store_true",
-        help="two logs that are not a duplicate pair: each one's results, not combined",
+    add_flag(
+        parser, "--side-by-side", "two logs that are no duplicate pair: each one's own results"
     )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit 1 unless every log ends in a SCORE line that agrees with its hands",
-    )
+    add_flag(parser, "--strict", "exit 1 unless each log ends in a SCORE line matching its hands")
     add_json(parser)
-    add_aivat(parser, "also the AIVAT estimate (unbiased; the .probs beside the logs, if any)")
+    add_flag(parser, "--aivat", "also the unbiased AIVAT estimate (with the logs' .probs, if any)")
     parser.add_argument(
         "--tournament",
         type=path_value,
         metavar="DIR",
         help="instead of logs: the crosstable and rankings of the tournament in DIR",
     )
-    add_plot(
+    add_flag(
         parser,
+        "--plot",
         "also draw the bankroll curves (cumulative mbb in each log and over the pairs) with the "
         "running mbb/g and its 95%% CI beside the first log (LOG.bankroll.png, LOG without its "
         ".log), or with --tournament the crosstable (DIR/crosstable.png); the plot extra",
@@ -80,10 +75,9 @@ def run(args: argparse.Namespace) -> None:
     from acpcbot.cli.output import show  # not for --help (issue 37)
     from acpcbot.writing import replace_file
     from agents.registry import known_strategies
-    from dealer.analysis import ResultsError, logs_png
+    from dealer.analysis import ResultsError, logs_png, report_logs
     from dealer.analysis.aivatreport import report_output
     from dealer.analysis.bankrollplot import logs_plot_path
-    from dealer.analysis.logresults import report_logs
     from dealer.running.tournamentfolder import results_folder
 
     logs = [path for path in (args.log, args.log2) if path is not None]

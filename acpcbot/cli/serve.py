@@ -65,7 +65,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "the postgres extra)",
     )
     arguments.add_page_port(parser, "--http-port", "the port of the web page and the HTTP API")
-    parser.add_argument("--no-http", action="store_true", help="serve no web page and no HTTP API")
+    arguments.add_flag(parser, "--no-http", "serve no web page and no HTTP API")
     parser.add_argument(
         "--tls-cert",
         type=Path,
@@ -103,7 +103,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     actions = user.add_subparsers(dest="user_action", required=True, metavar="ACTION")
     add = actions.add_parser("add", help="add a user and print their password (once)")
     add.add_argument("name", metavar="NAME")
-    add.add_argument("--admin", action="store_true", help="an administrator")
+    arguments.add_flag(add, "--admin", "an administrator")
     actions.add_parser("list", help="every user, one a line")
     for action, what in (
         ("disable", "refuse the user's logons"),

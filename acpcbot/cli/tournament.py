@@ -49,13 +49,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     arguments.add_scheduler(where, "the matches")
     arguments.add_isolate(parser)
     arguments.add_json(parser, "results.json on stdout")
-    arguments.add_aivat(
+    arguments.add_flag(
         parser,
+        "--aivat",
         "record decision probabilities in every match (as acpcbot match --aivat) and add each "
         "pairing's AIVAT estimate pooled over its matches: the same mean to expect, usually "
         "with a much narrower CI",
     )
-    arguments.add_plot(parser, "also draw DIR/crosstable.png (the plot extra)")
+    arguments.add_flag(parser, "--plot", "also draw DIR/crosstable.png (the plot extra)")
     add_progress_options(parser)
     add_mqtt_options(parser)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from acpcbot.cli.arguments import add_json
+from acpcbot.cli.arguments import add_flag, add_json
 from acpcbot.errors import UsageError
 from acpcbot.options import add_mqtt_options
 
@@ -29,11 +29,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "matches", metavar="MATCH", nargs="*", help="only these (globs over names and ids)"
     )
-    parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
+    add_flag(parser, "--once", "print one snapshot and exit")
     add_json(parser, "the sources' last status and progress messages as JSON (with --once)")
-    parser.add_argument(
-        "--all", action="store_true", help="also sources that ended more than an hour ago"
-    )
+    add_flag(parser, "--all", "also sources that ended more than an hour ago")
 
 
 def run(args: argparse.Namespace) -> None:

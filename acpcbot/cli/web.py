@@ -46,10 +46,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         help=f"the token a browser must give (default ${TOKEN_VARIABLE}, or with --host "
         "other than loopback a random one, printed in the URL; always required when given)",
     )
-    parser.add_argument(
+    arguments.add_flag(
+        parser,
         "--allow-classes",
-        action="store_true",
-        help="let the Play form name any Python class (module:Class) as the opponent, not "
+        "let the Play form name any Python class (module:Class) as the opponent, not "
         "only the agents `acpcbot agents` lists: whoever reaches the page can then import any "
         "module installed here, which runs its code",
     )

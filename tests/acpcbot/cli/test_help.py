@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from acpcbot.cli import _subcommands, main
+from acpcbot.cli import COMMANDS, main
 
 ACPCBOT = Path(sys.executable).with_name("acpcbot")
-COMMANDS = [name for name, _ in _subcommands()]
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=str)
