@@ -18,7 +18,8 @@ and tied and how many were played; holdings that meet a known card get zeros.
   match meets every flop class many times.
 * :func:`holdings_squared_strength` — the same sweep keeping each runout's hand strength
   squared: every holding's E[HS²], the usual hand-strength feature of card abstractions
-  (a draw's strength varies over the runouts, so it weighs more than its mean).
+  (a draw's strength varies over the runouts, so it weighs more than its mean);
+  :func:`holding_squared_strength` the same value for one holding on a turn or river.
 
 >>> from acpcbot.cards import parse_cards as c
 >>> from acpcbot.handeval.combos import combo_index
@@ -57,6 +58,7 @@ CACHE = cache_enabled(__file__)
 __all__ = [
     "SweepSpace",
     "hand_against_holdings",
+    "holding_squared_strength",
     "holdings_against_random",
     "holdings_against_ranges",
     "holdings_squared_strength",
@@ -688,6 +690,41 @@ def _holdings_against_random(  # noqa: PLR0917  (numba kernels take positional a
             squares[index[n]] = square[n] / seen[n]
 
 
+@njit(cache=CACHE)
+def _holding_squared_strength(h0: int, h1: int, board: IntArray) -> float:
+    """:func:`_holdings_against_random`'s E[HS²] for the one holding ``h0 h1``: the runouts
+    in the same order, on each its wins and ties against every opponent holding counted
+    one by one (the same integers), the squares summed as it sums them."""
+    used, board_key, board_bits = cards_state(board)
+    mine = (1 << h0) | (1 << h1)
+    my_key = CARD_KEY[h0] + CARD_KEY[h1]
+    my_bits = CARD_BIT[h0] | CARD_BIT[h1]
+    runouts = _runouts(deck_without(used), 5 - len(board))
+    square = 0.0
+    seen = 0
+    for r in range(len(runouts)):
+        k, b, m = _full_board(board_key, board_bits, runouts[r])
+        if m & mine:
+            continue
+        value = value_of_key(k + my_key, b | my_bits)
+        rest = deck_without(used | mine | m)
+        wins = 0
+        ties = 0
+        for i in range(len(rest)):
+            c = rest[i]
+            key = k + CARD_KEY[c]
+            bits = b | CARD_BIT[c]
+            for j in range(i + 1, len(rest)):
+                d = rest[j]
+                other = value_of_key(key + CARD_KEY[d], bits | CARD_BIT[d])
+                wins += value > other
+                ties += value == other
+        strength = (wins + ties / 2) / _OPPONENTS
+        square += strength * strength
+        seen += 1
+    return square / seen
+
+
 def _check(cards: Sequence[Card], sizes: Sequence[int], what: str) -> IntArray:
     array = np.array(list(cards), dtype=np.int64)
     if len(array) not in sizes:
@@ -814,6 +851,26 @@ def holdings_squared_strength(board: Sequence[Card]) -> FloatArray:
             _FLOP_SQUARES[canonical] = squares
         return np.asarray(squares[PERMUTED_COMBOS[permutation]], dtype=np.float64)
     return _squares_of(cards)
+
+
+def holding_squared_strength(hole: Sequence[Card], board: Sequence[Card]) -> float:
+    """E[HS²] of the one holding ``hole`` on a turn or river board: what
+    :func:`holdings_squared_strength` gives it, to the bit, without valuing the other
+    holdings against each other (a caller that wants one holding's, as the change detector
+    of :mod:`agents.plicas.change` wants the shown hand's, pays for one).
+
+    >>> from acpcbot.cards import parse_cards as c
+    >>> from acpcbot.handeval.combos import combo_index
+    >>> board = c("2c7d9s4h")
+    >>> every = holdings_squared_strength(board)[combo_index(*c("AsAc"))]
+    >>> holding_squared_strength(c("AsAc"), board) == every
+    True
+    """
+    mine = _check(hole, [2], "the hand")
+    cards = _check(board, [4, 5], "the board")
+    if len(set(cards.tolist()) | set(mine.tolist())) != len(cards) + 2:
+        raise ValueError("the hand and the board share a card")
+    return float(_holding_squared_strength(int(mine[0]), int(mine[1]), cards))
 
 
 def _squares_of(cards: IntArray) -> FloatArray:

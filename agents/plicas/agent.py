@@ -31,7 +31,7 @@ from acpcbot.cards import Card, parse_cards
 from acpcbot.game import Game
 from acpcbot.handeval.combos import NUM_COMBOS, combo_index
 from acpcbot.handeval.evaluator import rank7
-from acpcbot.handeval.holdings import holdings_against_ranges
+from acpcbot.handeval.holdings import holding_squared_strength, holdings_against_ranges
 from acpcbot.logconfig import notice
 from acpcbot.player import BettingView, HandResult, MatchInfo
 from acpcbot.protocol.matchstate import MatchState
@@ -446,6 +446,7 @@ class PlicasStatic(Plicas):
 
 def _rehearsing_agents() -> list[Agent]:
     _frozen_kernels()
+    _detector_kernels()
     return [Plicas(0, config) for config in REHEARSED]
 
 
@@ -453,3 +454,10 @@ def _frozen_kernels() -> None:
     """The sweep a frozen PLICAS reads every holding with (:mod:`agents.plicas.frozen`):
     a PLICAS may freeze in the middle of a match, and its next decision must not compile."""
     holdings_against_ranges(parse_cards("2c7d9sKhAs"), np.ones((1, NUM_COMBOS)))
+
+
+def _detector_kernels() -> None:
+    """The one holding's E[HS²] the change detector reads a shown hand's bucket with when
+    the exploitation unit has not bucketed that turn or river (with the unit on, only now
+    and then: :func:`agents.plicas.holdingbuckets.fine_bucket`)."""
+    holding_squared_strength(parse_cards("AsAc"), parse_cards("2c7d9sKh"))

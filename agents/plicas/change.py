@@ -53,7 +53,7 @@ from acpcbot.cards import Card
 from acpcbot.player import BettingView
 from acpcbot.protocol.matchstate import MatchState
 from acpcbot.rules import HandState
-from agents.plicas.holdingbuckets import COARSE, coarse_map, fine_buckets
+from agents.plicas.holdingbuckets import COARSE, coarse_map, fine_bucket
 from agents.plicas.memory import Memory
 
 __all__ = ["RECENT", "SMOOTHING", "THRESHOLD", "ChangeDetector"]
@@ -151,7 +151,7 @@ class ChangeDetector:
         actions, in that action's round."""
         every = np.ones(COARSE)
         for context, round_ in self._decisions:
-            fine = int(fine_buckets(board[: _BOARD_CARDS[round_]])[holding])
+            fine = fine_bucket(board[: _BOARD_CARDS[round_]], holding)
             if fine >= 0:
                 self._observe(1, context, int(coarse_map(round_)[fine]), every)
 

@@ -33,8 +33,9 @@ True
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +43,7 @@ import numpy.typing as npt
 from acpcbot.cards import Card
 from acpcbot.handeval.combos import (
     CLASS_SIZES,
+    COMBO_CARDS,
     COMBO_CLASS,
     NUM_CLASSES,
     NUM_COMBOS,
@@ -57,6 +59,7 @@ __all__ = [
     "FINE",
     "FLOP_SQUARES_FILE",
     "coarse_map",
+    "fine_bucket",
     "fine_buckets",
     "fine_count",
     "flop_squares",
@@ -138,14 +141,26 @@ def squared_strengths(board: Sequence[Card]) -> FloatArray:
     return holdings_squared_strength(board)
 
 
-@lru_cache(maxsize=32)
+_KEPT = 32
+"""Boards whose buckets are kept, the most recently used (a hand's three, and the boards of
+the hands before it)."""
+_KEPT_BUCKETS: OrderedDict[tuple[Card, ...], IntArray] = OrderedDict()
+
+
 def _board_buckets(board: tuple[Card, ...]) -> IntArray:
+    kept = _KEPT_BUCKETS.get(board)
+    if kept is not None:
+        _KEPT_BUCKETS.move_to_end(board)
+        return kept
     squares = squared_strengths(board)
     dead = np.zeros(NUM_COMBOS, dtype=np.bool_)
     for card in board:
         dead[COMBOS_WITH_CARD[card]] = True
     buckets = np.where(dead, -1, np.minimum(FINE - 1, (squares * FINE).astype(np.int64)))
     buckets.setflags(write=False)
+    _KEPT_BUCKETS[board] = buckets
+    if len(_KEPT_BUCKETS) > _KEPT:
+        _KEPT_BUCKETS.popitem(last=False)
     return buckets
 
 
@@ -154,3 +169,19 @@ def fine_buckets(board: Sequence[Card]) -> IntArray:
     if not board:
         return _preflop()[0]
     return _board_buckets(tuple(board))
+
+
+def fine_bucket(board: Sequence[Card], holding: int) -> int:
+    """``fine_buckets(board)[holding]``, the same number: on a turn or river whose buckets
+    are not kept, from the one holding's E[HS²] rather than every holding's (a turn's
+    sweep of all 1326 is most of what they cost)."""
+    key = tuple(board)
+    if len(key) < 4 or key in _KEPT_BUCKETS:
+        return int(fine_buckets(key)[holding])
+    cards = COMBO_CARDS[holding]
+    if int(cards[0]) in key or int(cards[1]) in key:
+        return -1
+    from acpcbot.handeval.holdings import holding_squared_strength  # numba: when first used
+
+    square = holding_squared_strength((int(cards[0]), int(cards[1])), key)
+    return min(FINE - 1, int(square * FINE))

@@ -10,9 +10,11 @@ from acpcbot.cards import parse_cards
 from acpcbot.handeval.combos import CLASS_SIZES, NUM_CLASSES, NUM_COMBOS, combo_index
 from acpcbot.handeval.holdings import holdings_squared_strength
 from agents.plicas.holdingbuckets import (
+    _KEPT_BUCKETS,
     COARSE,
     FINE,
     coarse_map,
+    fine_bucket,
     fine_buckets,
     fine_count,
     flop_squares,
@@ -67,3 +69,17 @@ def _pairs() -> list[tuple[int, int]]:
     from acpcbot.handeval.combos import COMBO_CARDS
 
     return [(int(a), int(b)) for a, b in COMBO_CARDS]
+
+
+@pytest.mark.parametrize("board", ["Js8d3c6h", "Js8d3c6h6s"])
+def test_one_holdings_bucket_is_its_bucket_among_all(board: str) -> None:
+    """Asked before the board's buckets are kept (from the one holding's E[HS²]) and after
+    (read from them): the same bucket as every holding's sweep gives it; -1 when dead."""
+    cards = parse_cards(board)
+    holdings = [combo_index(*parse_cards(h)) for h in ("AsAd", "9d7d", "3h4h", "TcTs", "8dKc")]
+    assert cards not in _KEPT_BUCKETS  # no other test asks for this board
+    before = [fine_bucket(cards, h) for h in holdings]
+    buckets = fine_buckets(cards)
+    after = [fine_bucket(cards, h) for h in holdings]
+    assert before == after == [int(buckets[h]) for h in holdings]
+    assert before[-1] == -1 and min(before[:-1]) >= 0
