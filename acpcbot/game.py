@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -96,11 +97,7 @@ class Game:
         >>> cards_text(replace(bundled_game(), num_ranks=3, num_suits=2).deck())
         'QhKhAhQsKsAs'
         """
-        return tuple(
-            make_card(rank, suit)
-            for suit in range(NUM_SUITS - self.num_suits, NUM_SUITS)
-            for rank in range(NUM_RANKS - self.num_ranks, NUM_RANKS)
-        )
+        return _deck(self.num_suits, self.num_ranks)
 
     @property
     def big_blind(self) -> int:
@@ -315,3 +312,14 @@ def bundled_game_path(name: str = LIMIT_HOLDEM) -> Path:
     if name not in BUNDLED_GAMES:
         raise GameDefinitionError(f"no bundled game {name!r}")
     return Path(str(resources.files("acpcbot").joinpath("games").joinpath(name)))
+
+
+@cache
+def _deck(num_suits: int, num_ranks: int) -> tuple[Card, ...]:
+    """:meth:`Game.deck`, built once per shape: a loop that deals a hand asks for it every
+    hand."""
+    return tuple(
+        make_card(rank, suit)
+        for suit in range(NUM_SUITS - num_suits, NUM_SUITS)
+        for rank in range(NUM_RANKS - num_ranks, NUM_RANKS)
+    )
