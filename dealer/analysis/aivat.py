@@ -73,6 +73,7 @@ import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -284,12 +285,25 @@ class CheckDownValue:
         return float((counts[0, 1] + counts[0, 2] / 2) / total)
 
     def _enumerated(
-        self, mine: Sequence[Card], theirs: Sequence[Card], board: Sequence[Card]
+        self, mine: tuple[Card, ...], theirs: tuple[Card, ...], board: tuple[Card, ...]
     ) -> float:
-        from acpcbot.handeval.equity import enumerated_equity  # numba: only when AIVAT runs
-
         board_size = self.game.board_total(self.game.num_rounds - 1)
-        return enumerated_equity(self._deck, board_size, mine, theirs, board)
+        return _enumerated_equity(self._deck, board_size, mine, theirs, board)
+
+
+@lru_cache(maxsize=4096)
+def _enumerated_equity(
+    deck: tuple[Card, ...],
+    board_size: int,
+    mine: tuple[Card, ...],
+    theirs: tuple[Card, ...],
+    board: tuple[Card, ...],
+) -> float:
+    """:func:`~acpcbot.handeval.equity.enumerated_equity`, kept: a small game has few
+    pairs of hands and boards (Leduc's 75), met again hand after hand."""
+    from acpcbot.handeval.equity import enumerated_equity  # numba: only when AIVAT runs
+
+    return enumerated_equity(deck, board_size, mine, theirs, board)
 
 
 Oracle = Callable[[BettingView, Sequence[Card], Sequence[Card]], Probabilities]
