@@ -108,11 +108,11 @@ def test_a_fixed_bot_is_never_flagged_over_50000_hands() -> None:
     """The false alarms of a long stationary stretch: 50,000 hands (five times the memory's
     10,000) of a bot that never changes, which shows its hand at more than 10,000 of them,
     and the CUSUM never comes within half of its threshold. The bots read their strength
-    from a table, so that the hands cost what the detector costs (its buckets of the real
-    boards of every hand shown are most of it); what it watches is what it watches in a
-    match: every decision of an opponent whose play depends on its cards and on its random
-    stream, and the hands it shows — as many as the Monte-Carlo styles showed, at half the
-    time."""
+    from a table, so that the hands cost little besides what the detector costs (what it
+    follows of every action, and the buckets of every hand shown on its real boards); what
+    it watches is what it watches in a match: every decision of an opponent whose play
+    depends on its cards and on its random stream, and the hands it shows — as many as the
+    Monte-Carlo styles showed, at half the time."""
     watcher = Watcher(HoleCardStyle(TIGHT_PASSIVE, 1))
     bot = HoleCardStyle(TIGHT_AGGRESSIVE, 2)
     for agent in (watcher, bot):
