@@ -71,7 +71,11 @@ def test_after_freeze_after_hands_what_it_sees_changes_nothing() -> None:
     play(agent, create_agent("always-raise", 4), 40, seed=1)
     assert agent.frozen and agent.model.hands_seen == 40
     before = tables(agent.policy)
-    play(agent, create_agent("always-call", 5), 30, seed=2)  # a very different opponent
+    # A very different opponent, for 10 hands: each is a hand every unit would learn from
+    # (its actions; at a showdown, its cards), so one would already move the counts and the
+    # tables; 10 give both seats and the showdowns. Each frozen decision computes a table
+    # for all 1326 holdings, the cost of this test.
+    play(agent, create_agent("always-call", 5), 10, seed=2)
     assert agent.model.hands_seen == 40 and agent.exploitation.model.hands == 40
     after = tables(FrozenPolicy(agent))  # read afresh from what it has learned now
     assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
