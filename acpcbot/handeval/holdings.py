@@ -862,7 +862,7 @@ def holding_squared_strength(hole: Sequence[Card], board: Sequence[Card]) -> flo
     >>> from acpcbot.cards import parse_cards as c
     >>> from acpcbot.handeval.combos import combo_index
     >>> board = c("2c7d9s4h")
-    >>> every = holdings_squared_strength(board)[combo_index(*c("AsAc"))]
+    >>> every = float(holdings_squared_strength(board)[combo_index(*c("AsAc"))])
     >>> holding_squared_strength(c("AsAc"), board) == every
     True
     """
