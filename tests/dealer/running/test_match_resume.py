@@ -30,10 +30,13 @@ a random one, for the claims about resuming that are not about PLICAS: it starts
 fraction of PLICAS's time, and its 1,000 hands a half take about a second, so that a stop
 after 50 hands lands well before the end."""
 OVER_TCP = [
-    *("match", "kendall-learner", "example", "--hands", "600", "--seed", "4", "--out", "m"),
+    *("match", "kendall-learner", "example", "--hands", "200", "--seed", "4", "--out", "m"),
     *("--transport", "tcp", "--aivat"),
 ]
-"""A learning agent over TCP, each decision's probabilities recorded (``.probs``)."""
+"""A learning agent over TCP, each decision's probabilities recorded (``.probs``): the
+SIGTERM stop's match, so that one stop and one resume show going on over TCP, with the
+``.probs`` files, too. 200 hands a half, as :data:`PLICAS_DPP`: each hand's AIVAT correction
+is most of the match's time, and a stop after 50 hands a half leaves 150 after it."""
 HEADER_LINES = 4
 TIMES = {"seconds", "hands_per_second"}
 
@@ -79,9 +82,18 @@ def learner_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _whole(LEARNER_EXAMPLE, tmp_path_factory.mktemp("whole-learner"))
 
 
+@pytest.fixture(scope="module")
+def learner_over_tcp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:data:`OVER_TCP` played without a stop (its ``.probs`` files among the logs)."""
+    folder = _whole(OVER_TCP, tmp_path_factory.mktemp("whole-tcp"))
+    assert len(list(folder.glob("*.probs"))) == 2
+    return folder
+
+
 SHARES_THE_WHOLE_MATCH = pytest.mark.xdist_group("plicas-dpp-whole")
-"""The tests that compare with :func:`plicas_dpp` or :func:`learner_example` run in one test
-process (``--dist loadgroup``), which plays each once."""
+"""The tests that compare with :func:`plicas_dpp`, :func:`learner_example` or
+:func:`learner_over_tcp` run in one test process (``--dist loadgroup``), which plays each
+once."""
 
 
 def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> subprocess.Popen[str]:
@@ -114,11 +126,13 @@ def _stopped(args: list[str], cwd: Path, how: signal.Signals, after: int) -> sub
         # replays to where it was.
         (signal.SIGINT, PLICAS_DPP, "plicas_dpp"),
         # The other two stops differ in what the stopped run leaves (a summary or not, the
-        # lock), not in the agents: a cheaper learner shows the same going on.
-        (signal.SIGTERM, LEARNER_EXAMPLE, "learner_example"),
+        # lock), not in the agents: a cheaper learner shows the same going on; SIGTERM's
+        # over TCP with each decision's probabilities recorded, which go on too (one stop
+        # and one resume show both).
+        (signal.SIGTERM, OVER_TCP, "learner_over_tcp"),
         (signal.SIGKILL, LEARNER_EXAMPLE, "learner_example"),
     ],
-    ids=["SIGINT-plicas", "SIGTERM-learner", "SIGKILL-learner"],
+    ids=["SIGINT-plicas", "SIGTERM-learner-tcp", "SIGKILL-learner"],
 )
 def test_the_same_command_goes_on_with_a_stopped_match(
     tmp_path: Path, how: signal.Signals, args: list[str], whole: str, request: pytest.FixtureRequest
@@ -144,21 +158,6 @@ def test_the_same_command_goes_on_with_a_stopped_match(
     for name, data in before.items():  # the hands played before were kept as they were
         assert _files(folder)[name].startswith(data[: data.rfind(b"\n") + 1])
     assert sorted(p.name for p in folder.iterdir()) == sorted(["summary.json", *before])
-
-
-def test_over_tcp_with_probabilities_too(tmp_path: Path) -> None:
-    for name in ("whole", "again"):
-        (tmp_path / name).mkdir()
-    whole = _whole(OVER_TCP, tmp_path / "whole")
-    match = _stopped(OVER_TCP, tmp_path / "again", signal.SIGTERM, after=150)
-    assert match.returncode == 130
-    folder = tmp_path / "again" / "m"
-    assert _played(folder) < 1200
-    again = _acpcbot(*OVER_TCP, "--no-progress", cwd=tmp_path / "again", timeout=600)
-    assert again.returncode == 0, again.stderr
-    assert sorted(_files(folder)) == sorted(_files(whole))  # the .probs files among them
-    assert _files(folder) == _files(whole)
-    assert _timeless(_summary(folder)) == _timeless(_summary(whole))
 
 
 @SHARES_THE_WHOLE_MATCH
@@ -193,13 +192,14 @@ def test_a_log_the_agents_do_not_replay_is_refused_and_force_starts_over(
 
 
 def test_the_progress_line_says_how_far_it_is_playing_the_hands_again(tmp_path: Path) -> None:
-    args = ["match", "example", "always-call", "--hands", "30000", "--seed", "5", "--out", "m"]
-    match = _stopped(args, tmp_path, signal.SIGTERM, after=20_000)
+    # 8,000 hands to replay: the line is drawn as the replay begins and every 0.25 s of it
+    args = ["match", "example", "always-call", "--hands", "12000", "--seed", "5", "--out", "m"]
+    match = _stopped(args, tmp_path, signal.SIGTERM, after=8_000)
     assert match.returncode == 130
     played = _played(tmp_path / "m")
-    assert 20_000 <= played < 60_000
+    assert 8_000 <= played < 24_000
     returncode, text = _on_a_terminal([*args, "--jobs", "2"], tmp_path)
     assert returncode == 0, text
     assert f"the {played:,} hands it played are played again first" in text
-    assert re.search(rf"/60,000 hands, [0-9,]+ hands/s, replaying [0-9,]+/{played:,} hands ", text)
+    assert re.search(rf"/24,000 hands, [0-9,]+ hands/s, replaying [0-9,]+/{played:,} hands ", text)
     assert f"replaying {played:,}/" not in text  # (the line says nothing once it is done)
