@@ -40,6 +40,7 @@ from tests.dealer.running.tournaments import (
 from tests.dealer.running.tournaments import (
     AGENTS as SMALL_AGENTS,
 )
+from tests.tiers import starts_processes
 
 
 def _json_run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -164,18 +165,24 @@ def test_ctrl_c_ends_a_tournament_whose_workers_outlive_sigterm(tmp_path: Path) 
     """Started by a supervisor that ignores SIGTERM, the tournament's workers inherit that,
     so the terminate() it sends them at Ctrl-C does nothing: they end when it closes their
     pipes, which no other worker may hold open (hung for ever before; once in about ten
-    Ctrl-Cs without the supervisor, when SIGTERM found a worker ending a match)."""
+    Ctrl-Cs without the supervisor, when SIGTERM found a worker ending a match). Agents
+    that start at once and decide cheaply: what is stopped is the pool, whatever it plays;
+    three matches of 2 × 1,000 hands, so that the others still play when the first is kept."""
     supervised = ["sh", "-c", 'trap "" TERM; exec "$0" "$@"', str(ACPCBOT)]  # SIGTERM ignored
-    status, _, err = _ctrl_c_after_a_match(supervised, tmp_path / "t")
+    cheap = ["example", "always-call", "always-raise", "--hands", "1000"]
+    status, _, err = _ctrl_c_after_a_match(supervised, tmp_path / "t", cheap)
     assert status == 130, err
     assert "the same command plays the others" in err
 
 
-def _ctrl_c_after_a_match(command: list[str], folder: Path) -> tuple[int, str, str]:
-    """The small tournament in two workers, Ctrl-C once its first match is kept: the exit
-    status, stdout and stderr (a tournament still running a minute later fails)."""
+def _ctrl_c_after_a_match(
+    command: list[str], folder: Path, tournament: list[str] = SMALL
+) -> tuple[int, str, str]:
+    """The ``tournament`` (the small one unless given) in two workers, Ctrl-C once its first
+    match is kept: the exit status, stdout and stderr (a tournament still running a minute
+    later fails)."""
     run = subprocess.Popen(
-        [*command, "tournament", *SMALL, "--out", str(folder), "--jobs", "2"],
+        [*command, "tournament", *tournament, "--out", str(folder), "--jobs", "2"],
         cwd=folder.parent,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -401,6 +408,19 @@ def test_missing_packages_are_named_with_their_extra(
     assert not (tmp_path / "t").exists()  # refused before anything was written
 
 
+@pytest.fixture(scope="module")
+@starts_processes
+def played_in_t(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding ``t``, a finished tournament of 5 hands: played once for the module,
+    each test given a copy (a copy is what a tournament that played there leaves; what is
+    refused is only its folder's contents)."""
+    root = tmp_path_factory.mktemp("played")
+    args = ["example", "always-call", "--hands", "5", "--out", "t"]
+    first = acpcbot("tournament", *args, cwd=root)
+    assert first.returncode == 0, first.stderr
+    return root
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -427,15 +447,12 @@ def test_missing_packages_are_named_with_their_extra(
 )
 @pytest.mark.e2e
 def test_what_cannot_be_played_is_a_one_line_error_before_any_file(
-    tmp_path: Path, args: list[str], message: str
+    tmp_path: Path, played_in_t: Path, args: list[str], message: str
 ) -> None:
     (tmp_path / "file").write_text("x")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")
-    first = acpcbot(
-        "tournament", "example", "always-call", "--hands", "5", "--out", "t", cwd=tmp_path
-    )
-    assert first.returncode == 0, first.stderr
+    shutil.copytree(played_in_t / "t", tmp_path / "t")
     before = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
     done = acpcbot("tournament", *args, cwd=tmp_path)
     # what was asked cannot be played (2); what is in the folder stops it (1)
