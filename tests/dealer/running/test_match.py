@@ -338,6 +338,11 @@ def _running(folder: Path) -> bool:
         return False
 
 
+def _halves_with_a_hand(folder: Path) -> int:
+    """The logs in ``folder`` that hold a hand (a log begins with its header)."""
+    return sum(b"\nSTATE:" in log.read_bytes()[:4096] for log in folder.glob("*.log"))
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.e2e
 def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
@@ -353,7 +358,8 @@ def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
     )
     try:
         folder = tmp_path / "m"
-        _wait_for(lambda: _running(folder) and any(f.stat().st_size for f in folder.glob("*.log")))
+        # (each half that runs has played a hand: there is something to record)
+        _wait_for(lambda: _running(folder) and _halves_with_a_hand(folder) == int(jobs))
         # the same match, into the same folder, while it runs: refused at once
         again = _acpcbot(*args, cwd=tmp_path)
         assert again.returncode == 1
@@ -361,7 +367,6 @@ def test_ctrl_c_records_the_hands_played_and_a_second_run_meanwhile_is_refused(
             f"acpcbot: error: another match is running in m (process {match.pid}); "
             "wait for it or use another --out\n"
         )
-        time.sleep(0.5)
         match.send_signal(signal.SIGINT)
         out, err = match.communicate(timeout=30)
     finally:
