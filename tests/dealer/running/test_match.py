@@ -465,18 +465,18 @@ def _on_a_terminal(
 
 @pytest.mark.e2e
 def test_progress_on_a_terminal_shows_hands_rate_mbb_and_eta(tmp_path: Path) -> None:
-    # 20,000 hands a half: seconds on two free cores, the bar redrawn every 0.25 s
-    args = ["match", "example", "always-call", "--hands", "20000", "--jobs", "2"]
+    # 8,000 hands a half: about a second on two free cores, the bar redrawn every 0.25 s
+    args = ["match", "example", "always-call", "--hands", "8000", "--jobs", "2"]
     returncode, text = _on_a_terminal(args, tmp_path)
     assert returncode == 0
-    assert "example vs always-call: " in text and "/40,000 hands, " in text
+    assert "example vs always-call: " in text and "/16,000 hands, " in text
     assert " hands/s, example " in text and " mbb/g, ETA " in text and "%|" in text
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()  # cleared at the end
 
 
 @pytest.mark.e2e
 def test_at_80_columns_the_progress_line_keeps_its_ci_and_eta(tmp_path: Path) -> None:
-    args = ["match", "example", "always-call", "--hands", "20000", "--jobs", "2"]
+    args = ["match", "example", "always-call", "--hands", "8000", "--jobs", "2"]  # (as above)
     returncode, text = _on_a_terminal(args, tmp_path, columns=80)
     assert returncode == 0
     drawn = [part for part in text.split("\r") if "hands/s" in part]

@@ -17,11 +17,11 @@ from tests.dealer.running.test_match import ACPCBOT, _acpcbot, _on_a_terminal
 
 pytestmark = pytest.mark.e2e  # every test here runs acpcbot's commands as processes
 
-PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "200", "--seed", "9", "--out", "m"]
+PLICAS_DPP = ["match", "plicas", "dpp", "--hands", "120", "--seed", "9", "--out", "m"]
 """The issue's match, shorter: a learning agent (plicas) against a fixed strategy (dpp),
 both drawing from their random streams. Short is enough: every decision draws from the
 seeded streams, so a replay that left an agent anywhere else shows within a few hands of the
-stop, and 200 hands a half, stopped after 50, leave 150 after it."""
+stop, and 120 hands a half, stopped after 30, leave 90 after it."""
 LEARNER_EXAMPLE = [
     *("match", "kendall-learner", "example", "--hands", "1000", "--seed", "9", "--out", "m")
 ]
@@ -35,8 +35,8 @@ OVER_TCP = [
 ]
 """A learning agent over TCP, each decision's probabilities recorded (``.probs``): the
 SIGTERM stop's match, so that one stop and one resume show going on over TCP, with the
-``.probs`` files, too. 200 hands a half, as :data:`PLICAS_DPP`: each hand's AIVAT correction
-is most of the match's time, and a stop after 50 hands a half leaves 150 after it."""
+``.probs`` files, too. 200 hands a half: each hand's AIVAT correction is most of the match's
+time, and a stop after 30 hands a half leaves 170 after it."""
 HEADER_LINES = 4
 TIMES = {"seconds", "hands_per_second"}
 
@@ -138,8 +138,8 @@ def test_the_same_command_goes_on_with_a_stopped_match(
     tmp_path: Path, how: signal.Signals, args: list[str], whole: str, request: pytest.FixtureRequest
 ) -> None:
     done: Path = request.getfixturevalue(whole)
-    # (Each hand is in the log as it ends: stopped anywhere, here after a hundred.)
-    match = _stopped(args, tmp_path, how, after=2 * 50)
+    # (Each hand is in the log as it ends: stopped anywhere, here after 30 hands a half.)
+    match = _stopped(args, tmp_path, how, after=2 * 30)
     folder = tmp_path / "m"
     summary = _summary(folder)
     if how is signal.SIGKILL:  # no summary written: the one of the start is left
