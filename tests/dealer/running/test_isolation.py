@@ -100,8 +100,11 @@ def _players(half: int, players: Sequence[Player]) -> list[str]:
 def test_both_agents_isolated_with_halves_side_by_side(tmp_path: Path) -> None:
     """Each agent in its own process, the halves in theirs (a half's process is daemonic:
     it starts the agents' processes without multiprocessing); the logs are those of the
-    agents played in-process."""
-    agents = ("agents.simple:ExamplePlayer", "agents.kendall:KendallLearner")
+    agents played in-process. Two agents that start at once (no tables, no compiled
+    kernels: four fresh interpreters start here), one of them drawing every decision from
+    its seeded stream, which an agent's process that did not keep it from hand to hand
+    would show."""
+    agents = ("agents.simple:ExamplePlayer", "agents.simple:AlwaysRaise")
 
     def request(isolate: bool, out: str) -> MatchRequest:
         a, b = (isolated(entrant(a)) if isolate else entrant(a) for a in agents)
@@ -109,10 +112,7 @@ def test_both_agents_isolated_with_halves_side_by_side(tmp_path: Path) -> None:
 
     apart = run_match(request(True, "apart"), after_half=_players)
     assert apart.collected == (["IsolatedPlayer", "IsolatedPlayer"],) * 2
-    assert apart.summary["isolated"] == [
-        "agents.simple.ExamplePlayer",
-        "agents.kendall.KendallLearner",
-    ]
+    assert apart.summary["isolated"] == ["agents.simple.ExamplePlayer", "agents.simple.AlwaysRaise"]
     run_match(request(False, "here"))
     for log in (tmp_path / "here").glob("*.log"):
         assert (tmp_path / "apart" / log.name).read_bytes() == log.read_bytes()
