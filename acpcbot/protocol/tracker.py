@@ -30,7 +30,7 @@ from acpcbot.actions import CALL, FOLD, RAISE, Action
 from acpcbot.cards import Card
 from acpcbot.errors import IllegalActionError, MatchStateError
 from acpcbot.game import Game
-from acpcbot.handeval import rank_hand
+from acpcbot.handeval.reference import rank_hand_reference
 from acpcbot.protocol.matchstate import (
     PREFIX,
     MatchState,
@@ -310,5 +310,8 @@ def final_values(state: MatchState, hand: HandState) -> tuple[float, ...]:
                 f"showdown without the hole cards of position {position}: {str(state)!r}"
             )
         else:
-            ranks.append(rank_hand(cards + board))
+            # The plain-Python evaluator orders hands as the engine does, and the order is
+            # all a showdown needs: a client process then loads no numba, whose import and
+            # kernel cost more CPU than ranking tens of thousands of showdowns in Python.
+            ranks.append(rank_hand_reference(cards + board))
     return hand.values(ranks)
