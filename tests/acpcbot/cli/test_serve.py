@@ -14,17 +14,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from acpcbot.cli import main
+from dealer.analysis.playedlog import read_log
 from dealer.benchmark.database import Store, database_url
 from dealer.benchmark.schema import RequestState, ResultKind, RunState
 from dealer.benchmark.seeds import run_seeds
 from tests.dealer.benchmark.server import serve_process
 from tests.postgresserver import Postgres
+from tests.tiers import starts_processes
 
 ACPCBOT = str(Path(sys.executable).with_name("acpcbot"))
 DEALER = str(Path(sys.executable).with_name("acpc-dealer"))
@@ -100,27 +103,51 @@ def logged_hands(path: Path) -> int:
     return sum(line.startswith("STATE:") for line in path.read_text().splitlines())
 
 
-@pytest.mark.e2e
-def test_our_client_runs_matches_whose_logs_acpc_dealer_reproduces(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    data = tmp_path / "data"
-    config = write_config(tmp_path)
-    with server(config, data) as (process, port):
-        request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+REQUEST = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+"""neil's request: two runs of his bot (our client's example agent, seed 3) against dpp."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """neil's :data:`REQUEST` played on a local server, which was then stopped."""
+
+    folder: Path
+    data: Path
+    out: str
+    """What our client printed."""
+
+
+@pytest.fixture(scope="module")
+@starts_processes
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """:data:`REQUEST` played by our client on a local server: made once for the two tests
+    that read its logs (acpc-dealer replays them; a Dask cluster's runs log the same), which
+    share one test process (``xdist_group``)."""
+    folder = tmp_path_factory.mktemp("played")
+    data = folder / "data"
+    with server(write_config(folder), data) as (process, port):
         client = connect(
             port, "--agent", "example", "--seed", "3", "--user", "neil", "--run", "GAMES",
-            "--run", request, cwd=tmp_path,
+            "--run", REQUEST, cwd=folder,
         )  # fmt: skip
         out, err = client.communicate(timeout=300)
         assert client.returncode == 0, err
-        assert f"\n{LIMIT}\n raiser\n caller\n dpp\n" in out  # GAMES, as the reference lists
-        assert "# QUEUED neil.t1 2 runs" in out
-        assert out.count("# RUNNING neil.t1\n") == 2 and out.count("starting match 127.0.0.1:") == 2
-        assert "# ENDED neil.t1.r1 finished 50 hands" in out
-        assert "# ENDED neil.t1.r2 finished 50 hands" in out
         process.send_signal(signal.SIGTERM)
         assert process.wait(60) == 0
+    return Played(folder, data, out)
+
+
+@pytest.mark.e2e
+@pytest.mark.xdist_group("serve-played")
+def test_our_client_runs_matches_whose_logs_acpc_dealer_reproduces(
+    played: Played, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, data = played.out, played.data
+    assert f"\n{LIMIT}\n raiser\n caller\n dpp\n" in out  # GAMES, as the reference lists
+    assert "# QUEUED neil.t1 2 runs" in out
+    assert out.count("# RUNNING neil.t1\n") == 2 and out.count("starting match 127.0.0.1:") == 2
+    assert "# ENDED neil.t1.r1 finished 50 hands" in out
+    assert "# ENDED neil.t1.r2 finished 50 hands" in out
 
     store = Store.open(database_url(None, data))
     (asked,) = store.requests_of(store.user("neil").id)  # type: ignore[union-attr]
@@ -135,32 +162,37 @@ def test_our_client_runs_matches_whose_logs_acpc_dealer_reproduces(
     assert [(r.kind, r.player, r.opponent, r.samples) for _, r in results] == [
         (ResultKind.HANDS, "neil", "dpp", 50)
     ] * 2
+    # Each run dealt from a seed of its own.
+    assert read_log(data / runs[0].log).deals != read_log(data / runs[1].log).deals
 
-    replay = tmp_path / "replay"
+    # The reference's way, for the second run (its seed the second the request's seed
+    # gives): acpc-dealer with the seed the server chose, the same agents seeded the same
+    # (dpp, the request's second player, as acpcbot match's agent B). One run is enough to
+    # show a run's log is the reference's for its recorded seed; the runs' seeds are the
+    # ones recorded (above), and test_seeds.py derives them.
+    run = runs[1]
+    replay = played.folder / "replay"
     replay.mkdir()
-    for run in runs:
-        # The reference's way: acpc-dealer with the seed the server chose, the same agents
-        # seeded the same (dpp, the request's second player, as acpcbot match's agent B).
-        dealer = subprocess.Popen(
-            [DEALER, run.match_name, LIMIT, "50", str(run.seed), "neil", "dpp",
-             "--t_response", "600000", "--t_hand", "21000000", "--t_per_hand", "7000",
-             "--start_timeout", "60000"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=replay,
-        )  # fmt: skip
-        assert dealer.stdout is not None
-        first, second = dealer.stdout.readline().split()
-        bots = [
-            subprocess.Popen([ACPCBOT, "play", "127.0.0.1", first, "--agent", "example",
-                              "--seed", "3"], stdout=subprocess.DEVNULL),
-            subprocess.Popen([ACPCBOT, "play", "127.0.0.1", second, "--agent", "dpp",
-                              "--match-seed", str(run.seed), "--as", "b"],
-                             stdout=subprocess.DEVNULL),
-        ]  # fmt: skip
-        assert [b.wait(120) for b in bots] == [0, 0]
-        assert dealer.wait(60) == 0
-        served = (data / run.log).read_bytes()
-        assert served == (replay / f"{run.match_name}.log").read_bytes()
-        assert served.count(b"\nSTATE:") == 50
+    dealer = subprocess.Popen(
+        [DEALER, run.match_name, LIMIT, "50", str(run.seed), "neil", "dpp",
+         "--t_response", "600000", "--t_hand", "21000000", "--t_per_hand", "7000",
+         "--start_timeout", "60000"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=replay,
+    )  # fmt: skip
+    assert dealer.stdout is not None
+    first_port, second_port = dealer.stdout.readline().split()
+    bots = [
+        subprocess.Popen([ACPCBOT, "play", "127.0.0.1", first_port, "--agent", "example",
+                          "--seed", "3"], stdout=subprocess.DEVNULL),
+        subprocess.Popen([ACPCBOT, "play", "127.0.0.1", second_port, "--agent", "dpp",
+                          "--match-seed", str(run.seed), "--as", "b"],
+                         stdout=subprocess.DEVNULL),
+    ]  # fmt: skip
+    assert [b.wait(120) for b in bots] == [0, 0]
+    assert dealer.wait(60) == 0
+    served = (data / run.log).read_bytes()
+    assert served == (replay / f"{run.match_name}.log").read_bytes()
+    assert served.count(b"\nSTATE:") == 50
 
     capsys.readouterr()
     assert main(["results", str(data / runs[0].log), "--player", "neil"]) == 0
@@ -229,28 +261,31 @@ def test_a_killed_server_keeps_everything_and_says_which_run_it_lost(tmp_path: P
 
 
 @pytest.mark.e2e
-def test_runs_on_a_dask_cluster_log_what_local_runs_log(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("serve-played")
+def test_runs_on_a_dask_cluster_log_what_local_runs_log(tmp_path: Path, played: Played) -> None:
+    """The request :func:`played` played on local processes, played again by a server whose
+    runs go to a Dask cluster: the same logs. One worker is enough for the server's wiring
+    (``--scheduler``); runs on two workers at once are test_daskpool.py's."""
     pytest.importorskip("distributed", reason="the cluster extra is not installed")
     from tests.daskcluster import dask_cluster
 
-    config = write_config(tmp_path)
-    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
     (tmp_path / "cluster").mkdir()
-    with dask_cluster(tmp_path / "cluster") as cluster:
-        logs = {}
-        for where, more in (("local", []), ("dask", ["--scheduler", cluster.address])):
-            data = tmp_path / where
-            with server(config, data, *more) as (process, port):
-                client = connect(port, "--agent", "example", "--seed", "3", "--user", "neil",
-                                 "--run", request, cwd=tmp_path)  # fmt: skip
-                out, err = client.communicate(timeout=300)
-                assert client.returncode == 0, err
-                assert out.count("starting match 127.0.0.1:") == 2  # the workers' address
-                process.send_signal(signal.SIGTERM)
-                assert process.wait(60) == 0
-            logs[where] = {p.name: p.read_bytes() for p in (data / "logs" / "neil").iterdir()}
-    assert sorted(logs["dask"]) == ["neil.t1.r1.log", "neil.t1.r2.log"]
-    assert logs["dask"] == logs["local"]
+    data = tmp_path / "dask"
+    with (
+        dask_cluster(tmp_path / "cluster", {"w1": {}}) as cluster,
+        server(write_config(tmp_path), data, "--scheduler", cluster.address) as (process, port),
+    ):
+        client = connect(port, "--agent", "example", "--seed", "3", "--user", "neil",
+                         "--run", REQUEST, cwd=tmp_path)  # fmt: skip
+        out, err = client.communicate(timeout=300)
+        assert client.returncode == 0, err
+        assert out.count("starting match 127.0.0.1:") == 2  # the worker's address
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    logs = {p.name: p.read_bytes() for p in (data / "logs" / "neil").iterdir()}
+    local = {p.name: p.read_bytes() for p in (played.data / "logs" / "neil").iterdir()}
+    assert sorted(logs) == ["neil.t1.r1.log", "neil.t1.r2.log"]
+    assert logs == local
 
 
 def test_a_server_on_postgresql_plays_records_and_restarts(
@@ -261,14 +296,16 @@ def test_a_server_on_postgresql_plays_records_and_restarts(
     config = write_config(tmp_path)
     assert main(["serve", "--config", str(config), *database, "user", "add", "bob"]) == 0
     bob = capsys.readouterr().out.split(": ")[-1].strip()
-    request = f"RUNMATCHES {LIMIT} 2 t1 7 LOCAL dpp"
+    # One run against a bot that loads nothing: what is played is not the point here, that
+    # PostgreSQL keeps it (the local SQLite server's runs are the other tests').
+    request = f"RUNMATCHES {LIMIT} 1 t1 7 LOCAL caller"
     data = tmp_path / "data"
     with server(config, data, *database) as (process, port):
         client = connect(port, "--agent", "example", "--seed", "3", "--user", "bob", "--run",
                          request, cwd=tmp_path, password=bob)  # fmt: skip
         out, err = client.communicate(timeout=300)
         assert client.returncode == 0, err
-        assert out.count("finished 50 hands") == 2
+        assert out.count("finished 50 hands") == 1
         ann = Line(port, "ann pw")
         ann.send(f"RUNMATCHES {LIMIT} 3 later 3 LOCAL caller")  # waits for ann's bot
         ann.until(rb"# QUEUED ann\.later 3 runs")
@@ -279,8 +316,8 @@ def test_a_server_on_postgresql_plays_records_and_restarts(
     with server(config, data, *database) as (process, port):
         line = Line(port, f"bob {bob}")
         line.send("RESULTS")
-        said = line.until(rb"# t1 vs dpp")
-        assert b"# t1 vs dpp: over 100 hands (2 runs): " in said
+        said = line.until(rb"# t1 vs caller")
+        assert b"# t1 vs caller: over 50 hands (1 run): " in said
         line.send("QSTAT")
         # Queued still, waiting for ann (3 runs left, or 2 when the first began in the moment
         # between her QUEUED and her leaving: that run failed, her bot never came).
@@ -292,8 +329,7 @@ def test_a_server_on_postgresql_plays_records_and_restarts(
     store = Store.open(url)
     (asked,) = store.requests_of(store.user("bob").id)  # type: ignore[union-attr]
     assert [(r.match_name, r.state, r.seed) for r in store.runs_of(asked.id)] == [
-        ("bob.t1.r1", RunState.FINISHED, run_seeds(7, 2)[0]),
-        ("bob.t1.r2", RunState.FINISHED, run_seeds(7, 2)[1]),
+        ("bob.t1.r1", RunState.FINISHED, run_seeds(7, 1)[0]),
     ]
     store.close()
 
