@@ -27,7 +27,10 @@ from tests.acpcbot.cli.test_serve import ACPCBOT, LIMIT
 
 pytestmark = pytest.mark.e2e  # acpcbot serve, acpcbot connect and acpcbot play as processes
 
-HANDS = 2000
+HANDS = 500
+"""Enough for the storm to be on while the two matches play, and for several checks of the
+answers' promptness and samples of the memory meanwhile (the storm costs CPU for as long as
+it lasts, on both sides)."""
 IDLE = 200
 GARBAGE_KINDS = 5  # of 4 clients each: 20
 RESPONSE_TIMEOUT_S = 15
