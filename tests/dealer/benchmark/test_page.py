@@ -41,7 +41,7 @@ CONFIG = f"""
 game {LIMIT} {{
   maxMatchRuns 3
   maxRunningJobs 2
-  matchHands 300
+  matchHands 100
   bot caller always-call
   bot raiser always-raise
 }}
@@ -134,7 +134,7 @@ def test_the_leaderboard_shows_each_users_best_bot_to_anyone(site: Site, page: P
     assert shown.count() == 1
     assert (shown.get_attribute("data-user"), shown.get_attribute("data-tag")) == ("ann", "v1")
     cells = [c.text_content() for c in shown.locator("td").all()]
-    assert cells == ["1", "ann", "v1", estimate_text(row["mbb"], row["ci"]), "1", "600"]
+    assert cells == ["1", "ann", "v1", estimate_text(row["mbb"], row["ci"]), "1", "200"]
     assert page.locator('table.board[data-bot="raiser"]').count() == 0  # nobody yet
     assert page.locator("#view-board", has_text="nobody yet").count() == 1
     assert page.locator("#nav-mine").is_visible() and page.locator("#nav-logon").is_visible()
@@ -181,7 +181,7 @@ def test_my_matches_after_the_logon_ask_for_runs_follow_them_and_download_logs(
         page.locator('#mine-bot[data-present="true"]').wait_for(timeout=60_000)
         run = page.locator("#mine-requests tr.run[data-run]", has_text="ann.web.r1")
         wait_until(lambda: run.get_attribute("data-state") == "finished", 240, "the run played")
-        assert run.locator("td").nth(2).text_content() == "300/300"
+        assert run.locator("td").nth(2).text_content() == "100/100"
         assert re.fullmatch(
             r"[+-][\d,]+\.\d ± [\d,]+\.\d", run.locator("td").nth(3).text_content() or ""
         )
