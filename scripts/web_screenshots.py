@@ -151,16 +151,24 @@ def _web_pictures(args: argparse.Namespace) -> list[Path]:
             with sync_playwright() as playwright:
                 browser, page = _browser_page(playwright, args.chromium)
                 _live(page, url, args.out / "web-live.png", args.points)
+                # Its picture taken, the long match has done its part: stopped now, so that
+                # it does not take a core from the pictures still to take.
+                _stop(match)
                 _replay(page, url, folder, args.out / "web-replay.png")
                 _play(page, url, args.out / "web-play.png")
                 browser.close()
         finally:
             for process in processes:
-                if process.poll() is None:
-                    process.send_signal(signal.SIGINT)
-                    process.wait(30)
+                _stop(process)
             broker.stop()
     return [args.out / name for name in ("web-live.png", "web-replay.png", "web-play.png")]
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """Ctrl-C to ``process`` if it still runs, and its end (at most 30 s)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
 
 
 SERVE_CONFIG = """
