@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 import shutil
@@ -32,6 +33,8 @@ from acpcbot.protocol.logfile import parse_state_line
 from acpcbot.protocol.matchstate import parse_betting
 from acpcbot.rules import HandState, replay
 from dealer.web.logs import HandFilter, HandIndex
+from tests.acpcbot.telemetry.sleepy import SPEC as SLEEPY
+from tests.conftest import REPO
 from tests.dealer.web.browser import wait_until
 from tests.dealer.web.server import ACPCBOT, command
 from tests.mqttbroker import Mosquitto
@@ -54,15 +57,17 @@ def test_the_live_page_follows_a_match_publishing_to_the_broker_until_it_ends(
         page.locator("#live-broker", has_text="watching").wait_for()
         match = subprocess.Popen(
             [
-                # The halves in turn, so that even a fast machine plays for several seconds
-                # (progress is published once a second).
-                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "40000"),
+                # A caller that sleeps 3 ms a hand, the halves in turn: the match plays for
+                # some 2 x 1,000 x 3 ms = 6 s on any machine (progress is published once a
+                # second, a point of the curve each), its process mostly asleep meanwhile.
+                *(str(ACPCBOT), "match", "example", f"{SLEEPY}:ms=3", "--hands", "1000"),
                 *("--seed", "2", "--mqtt", broker.url, "--out", str(results / "m")),
                 *("--jobs", "1", "--no-progress"),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},  # (the sleepy caller's module)
         )
         try:
             row = page.locator('#live-sources tbody tr[data-key^="mqtt:match/"]')
