@@ -3,19 +3,20 @@ browser the tests drive (Debian's headless Chromium through Playwright).
 
 Runs everything it shows, in a temporary folder. For ``acpcbot web`` (``--only web``): a
 mosquitto broker; ``acpcbot web`` on it and on that folder; a duplicate match of plicas and
-dpp, 2 x 100,000 hands, publishing there (Live: its curve growing; stopped once the picture
-is taken); a match played with ``--aivat`` (Replay: its largest pot, each decision's
-probabilities, the AIVAT value); a person's seat against plicas (Play: the legal actions as
-buttons, the clock). Writes ``docs/web-live.png``, ``docs/web-replay.png`` and
-``docs/web-play.png``. For ``acpcbot serve`` (``--only serve``): a server with dpp and
-plicas as house bots, 1,000 hands a run; three users, each with a bot of the field played by
-``acpcbot connect``, a duplicate pair against each house bot (the Leaderboard); then alice's
-longer request against dpp, playing while her "My matches" is taken. Writes
-``docs/serve-leaderboard.png`` and ``docs/serve-mine.png``. Both by default; into ``--out``.
+dpp (``--agents``), 2 x 100,000 hands, publishing there (Live: its curve growing; stopped
+once the picture is taken); a match of the two played with ``--aivat`` (Replay: its largest
+pot, each decision's probabilities, the AIVAT value); a person's seat against the first,
+plicas (Play: the legal actions as buttons, the clock). Writes ``docs/web-live.png``,
+``docs/web-replay.png`` and ``docs/web-play.png``. For ``acpcbot serve`` (``--only serve``):
+a server with dpp and plicas as house bots, 1,000 hands a run; three users, each with a bot of
+the field played by ``acpcbot connect``, a duplicate pair against each house bot (the
+Leaderboard); then alice's longer request against dpp, playing while her "My matches" is
+taken. Writes ``docs/serve-leaderboard.png`` and ``docs/serve-mine.png``. Both by default;
+into ``--out``.
 Needs the ``browser`` extra (Playwright; ``./dev.sh extras browser``).
 
     python scripts/web_screenshots.py [--only web|serve] [--out docs] [--hands 300]
-                                      [--points 12] [--chromium PATH]
+                                      [--points 12] [--agents plicas dpp] [--chromium PATH]
 """
 
 from __future__ import annotations
@@ -56,6 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         help="points of the live curve (a second each) before its picture is taken (12)",
     )
     parser.add_argument(
+        "--agents",
+        nargs=2,
+        default=["plicas", "dpp"],
+        metavar=("A", "B"),
+        help="the pictures' match, A against B; the Play seat faces A (plicas dpp)",
+    )
+    parser.add_argument(
         "--chromium",
         default=os.environ.get("ACPCBOT_CHROMIUM")
         or shutil.which("chromium")
@@ -86,19 +94,19 @@ def _web_pictures(args: argparse.Namespace) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "results"
         folder.mkdir()
+        replayed = folder / "-vs-".join(args.agents)
         subprocess.run(
             [
                 str(ACPCBOT),
                 "match",
-                "plicas",
-                "dpp",
+                *args.agents,
                 "--hands",
                 str(args.hands),
                 "--seed",
                 "42",
                 "--aivat",
                 "--out",
-                str(folder / "plicas-vs-dpp"),
+                str(replayed),
                 "--no-progress",
             ],
             check=True,
@@ -132,8 +140,7 @@ def _web_pictures(args: argparse.Namespace) -> list[Path]:
                 [
                     str(ACPCBOT),
                     "match",
-                    "plicas",
-                    "dpp",
+                    *args.agents,
                     "--hands",
                     "100000",
                     "--seed",
@@ -154,8 +161,8 @@ def _web_pictures(args: argparse.Namespace) -> list[Path]:
                 # Its picture taken, the long match has done its part: stopped now, so that
                 # it does not take a core from the pictures still to take.
                 _stop(match)
-                _replay(page, url, folder, args.out / "web-replay.png")
-                _play(page, url, args.out / "web-play.png")
+                _replay(page, url, replayed, args.out / "web-replay.png")
+                _play(page, url, args.agents[0], args.out / "web-play.png")
                 browser.close()
         finally:
             for process in processes:
@@ -290,9 +297,9 @@ def _live(page: Page, url: str, path: Path, points: int) -> None:
     page.screenshot(path=str(path), full_page=True)
 
 
-def _replay(page: Page, url: str, folder: Path, path: Path) -> None:
-    summary = json.loads((folder / "plicas-vs-dpp" / "summary.json").read_text())
-    log = f"plicas-vs-dpp/{summary['halves'][0]['log']}"
+def _replay(page: Page, url: str, match: Path, path: Path) -> None:
+    summary = json.loads((match / "summary.json").read_text())
+    log = f"{match.name}/{summary['halves'][0]['log']}"
     page.goto(f"{url}#replay/results/{log}")
     page.locator("#replay-hands tbody tr").first.wait_for()
     page.locator("#replay-filter select[name=order]").select_option("pot")
@@ -307,9 +314,9 @@ def _replay(page: Page, url: str, folder: Path, path: Path) -> None:
     page.screenshot(path=str(path), full_page=True)
 
 
-def _play(page: Page, url: str, path: Path) -> None:
+def _play(page: Page, url: str, opponent: str, path: Path) -> None:
     page.goto(f"{url}#play")
-    page.fill("#play-form input[name=opponent]", "plicas")
+    page.fill("#play-form input[name=opponent]", opponent)
     page.fill("#play-form input[name=hands]", "50")
     page.fill("#play-form input[name=seed]", "3")
     page.click("#play-start")
