@@ -15,6 +15,7 @@ Pure codec, no I/O. ``STATE`` values and names are in **position** order for tha
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -24,7 +25,7 @@ from acpcbot.actions import Action
 from acpcbot.cards import NUM_CARDS, Card, card_text
 from acpcbot.errors import AcpcError, MatchStateError
 from acpcbot.game import MAX_PLAYERS, Game
-from acpcbot.handeval import rank_hand
+from acpcbot.handeval import rank_hand, rank_hand_reference
 from acpcbot.protocol.matchstate import (
     Betting,
     clip_line,
@@ -43,6 +44,12 @@ MAX_CHIPS = 2**53
 _VALUE_TOLERANCE = 1e-6
 """How far a value printed to six decimals may be from the chips it stands for (a pot split
 three ways), with room for the float sums."""
+_REFERENCE_SHOWDOWNS = 5_000
+"""Showdowns a :class:`HandRules` ranks with the reference evaluator before it loads the numba
+engine (unless numba is loaded already): loading numba takes as long as some tens of
+thousands of showdowns ranked by the reference, so a log of a few thousand hands (a match's,
+a replay on the page, the tests') never waits for it, and a large one loses a fraction of
+the load."""
 _REPLAYS_KEPT = 8192
 """Bettings whose replay is kept (a heads-up limit match has a few thousand distinct ones)."""
 
@@ -345,12 +352,15 @@ class HandRules:
 or nobody left to call): r
     """
 
-    __slots__ = ("_bettings", "_layouts", "_rank", "game")
+    __slots__ = ("_bettings", "_layouts", "_rank", "_reference_left", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._rank: Callable[[Sequence[Card]], int] | None = None
-        """What ranks the hands of a showdown (loaded at the first: numba)."""
+        """What ranks the hands of a showdown once the reference has ranked its share (numba,
+        loaded then)."""
+        self._reference_left = 0 if "numba" in sys.modules else _REFERENCE_SHOWDOWNS
+        """Showdowns still to rank with the reference evaluator (the same order of hands)."""
         self._bettings: dict[bytes, _Played] = {}
         """Each betting seen (legal, ending the hand), replayed."""
         self._layouts: dict[int, re.Pattern[bytes]] = {}
@@ -409,9 +419,15 @@ or nobody left to call): r
     def _showdown(self, fields: StateFields, hand: HandState) -> tuple[float, ...] | None:
         """What a showdown gives each position, by the hands its cards make (``None`` when
         a showing player's cards are not in the log)."""
-        rank = self._rank
-        if rank is None:
-            rank = self._rank = _ranker(self.game)
+        # Every hand of one showdown by the same evaluator: their values are compared.
+        rank: Callable[[Sequence[Card]], int]
+        if self._reference_left:
+            self._reference_left -= 1
+            rank = rank_hand_reference
+        else:
+            if self._rank is None:
+                self._rank = _ranker(self.game)
+            rank = self._rank
         holes = fields.holes.split(b"|")
         board = fields.cards[len(fields.holes) + 1 :].replace(b"/", b"")
         ranks = [0] * len(holes)

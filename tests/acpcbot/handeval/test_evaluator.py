@@ -150,6 +150,7 @@ def test_tables_are_small() -> None:
 
 @pytest.mark.e2e
 def test_importing_acpcbot_its_cli_and_the_dealer_and_dealing_do_not_import_numba() -> None:
+    """Nor reading a log's showdown (acpcbot results of a small log)."""
     code = (
         "import sys, acpcbot, acpcbot.handeval, agents.common.tables\n"
         "from acpcbot.cli import build_parser\n"
@@ -159,6 +160,9 @@ def test_importing_acpcbot_its_cli_and_the_dealer_and_dealing_do_not_import_numb
         "from acpcbot.game import bundled_game\n"
         "from dealer.referee.dealing import DealStream\n"
         "DealStream(bundled_game(), 1).next_hand()  # a chunk of deals, ranked\n"
+        "from acpcbot.protocol.logfile import HandRules, state_fields\n"
+        "line = b'STATE:0:cc/cc/cc/cc:7d3d|2hAc/5sKs7s/9s/6h:10|-10:A|B'  # a showdown\n"
+        "HandRules(bundled_game()).check(state_fields(line))\n"
         "print('numba' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

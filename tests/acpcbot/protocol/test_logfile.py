@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,9 @@ import pytest
 from acpcbot.errors import MatchStateError
 from acpcbot.game import Game
 from acpcbot.handeval import rank_hand
+from acpcbot.protocol import logfile
 from acpcbot.protocol.logfile import (
+    HandRules,
     format_number,
     parse_header,
     parse_score_line,
@@ -50,6 +53,25 @@ def test_every_state_line_in_the_reference_logs_parses(
         assert str(score) == lines[-1]
         assert tuple(totals) == score.totals
     assert hands >= 9000
+
+
+def test_showdowns_are_decided_by_the_reference_then_by_the_engine_alike(
+    vectors: Path, limit_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first showdowns of the logs read in a process without numba are ranked by the
+    reference evaluator (a small log never waits for numba to load), the next by the numba
+    engine: every hand's values agree with the log's either way."""
+    monkeypatch.setattr(logfile, "_REFERENCE_SHOWDOWNS", 100)
+    monkeypatch.delitem(sys.modules, "numba", raising=False)  # as where it was never imported
+    rules = HandRules(limit_game)
+    monkeypatch.undo()
+    hands = 0
+    for log in _logs(vectors):
+        if "nolimit" not in str(log):
+            for line in log.read_bytes().splitlines()[4:-1]:
+                rules.check(state_fields(line))
+                hands += 1
+    assert hands > 5000 and rules._rank is not None  # (the engine took over)
 
 
 def test_number_format_matches_printf_trimmed() -> None:
