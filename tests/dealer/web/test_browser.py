@@ -126,17 +126,8 @@ def test_hand_0_of_a_log_replays_as_its_state_line(
         shutil.copy(vectors / REFERENCE, results / "reference.log")
         relative = "reference.log"
     else:
-        done = subprocess.run(
-            [
-                *(str(ACPCBOT), "match", "example", "always-call", "--hands", "30"),
-                *("--seed", "8", "--aivat", "--out", str(results / "m"), "--no-progress"),
-            ],
-            capture_output=True,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        summary = json.loads((results / "m" / "summary.json").read_text())
+        args = ("example", "always-call", "--hands", "30", "--seed", "8", "--aivat")
+        summary = _match(results / "m", *args)
         relative = f"m/{summary['halves'][0]['log']}"
     line = next(
         text
@@ -305,14 +296,10 @@ def test_the_play_form_shows_why_it_refuses_a_name_or_an_opponent(
 
 
 def _match(out: Path, *args: str) -> dict[str, Any]:
-    """``acpcbot match ARGS --out OUT``: its summary."""
-    done = subprocess.run(
-        [str(ACPCBOT), "match", *args, "--out", str(out), "--no-progress"],
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    """``acpcbot match ARGS --out OUT``, played in this process (``--jobs 1``: the page reads
+    its files, whichever process wrote them): its summary."""
+    command = ["match", *args, "--out", str(out), "--jobs", "1", "--no-progress"]
+    assert main(command) == 0
     summary: dict[str, Any] = json.loads((out / "summary.json").read_text())
     return summary
 
