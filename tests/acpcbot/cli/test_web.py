@@ -48,22 +48,18 @@ def test_it_serves_the_folders_given_on_loopback(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
-def test_a_token_is_needed_when_given_or_beyond_loopback(tmp_path: Path) -> None:
+def test_a_token_is_needed_when_given(tmp_path: Path) -> None:
     with web(str(tmp_path), "--token", "s3cret") as (url, port):
         assert url == f"http://127.0.0.1:{port}/?token=s3cret"
         assert _get(f"http://127.0.0.1:{port}/api/info")[0] == 401
         assert _get(f"http://127.0.0.1:{port}/api/info?token=s3cret")[0] == 200
-    with web(str(tmp_path), "--host", "0.0.0.0") as (url, port):
-        token = url.split("?token=")[1]
-        assert len(token) >= 20
-        assert _get(f"http://127.0.0.1:{port}/api/info")[0] == 401
-        assert _get(f"http://127.0.0.1:{port}/api/info?token={token}")[0] == 200
 
 
 @pytest.mark.e2e
-def test_on_every_address_it_prints_urls_that_open(tmp_path: Path) -> None:
-    """Listening on 0.0.0.0, the URL it prints is this machine's loopback's (0.0.0.0 is
-    where it listens, not an address to open), then the machine's own addresses."""
+def test_on_every_address_a_token_is_needed_and_it_prints_urls_that_open(tmp_path: Path) -> None:
+    """Listening on 0.0.0.0 (beyond loopback), it makes a token that every request needs; the
+    URL it prints is this machine's loopback's (0.0.0.0 is where it listens, not an address
+    to open), then the machine's own addresses."""
     process = subprocess.Popen(
         [str(ACPCBOT), "web", str(tmp_path), "--host", "0.0.0.0", "--port", "0"],
         stdout=subprocess.PIPE,
@@ -75,6 +71,9 @@ def test_on_every_address_it_prints_urls_that_open(tmp_path: Path) -> None:
         found = SERVING.match(process.stdout.readline())
         assert found is not None and found[2] == "127.0.0.1", found
         port, token = found[3], found[1].split("?token=")[1]
+        assert len(token) >= 20
+        assert _get(f"http://127.0.0.1:{port}/api/info")[0] == 401
+        assert _get(f"http://127.0.0.1:{port}/api/info?token={token}")[0] == 200
         assert _get(found[1])[0] == 200
         elsewhere = process.stdout.readline()
         assert elsewhere.startswith(
