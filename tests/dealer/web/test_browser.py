@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ from acpcbot.protocol.matchstate import parse_betting
 from acpcbot.rules import HandState, replay
 from dealer.web.logs import HandFilter, HandIndex
 from tests.acpcbot.telemetry.sleepy import SPEC as SLEEPY
-from tests.conftest import REPO
+from tests.conftest import REPO, VECTORS
 from tests.dealer.web.browser import wait_until
 from tests.dealer.web.server import ACPCBOT, command
 from tests.mqttbroker import Mosquitto
@@ -116,65 +117,76 @@ def _shown_hand(page: Page) -> str:
     return f"{betting}:{'|'.join(holes)}{board}"
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, Path]]:
+    """One ``acpcbot web`` for the tests that only read what it serves (its URL, its port and
+    its folder): the reference dealer's log, a match of ours played with ``--aivat``, and
+    beside the folder a secret that no path may reach."""
+    root = tmp_path_factory.mktemp("served")
+    results = root / "results"
+    results.mkdir()
+    shutil.copy(VECTORS / REFERENCE, results / "reference.log")
+    _match(results / "m", "example", "always-call", "--hands", "30", "--seed", "8", "--aivat")
+    (root / "secret.log").write_text("the-secret-text\n")
+    with command(str(results)) as (url, port):
+        yield url, port, results
+
+
 @pytest.mark.parametrize("whose", ["reference", "ours"])
 def test_hand_0_of_a_log_replays_as_its_state_line(
-    whose: str, vectors: Path, tmp_path: Path, page: Page
+    whose: str, served: tuple[str, int, Path], page: Page
 ) -> None:
-    results = tmp_path / "results"
-    results.mkdir()
+    url, _, results = served
     if whose == "reference":
-        shutil.copy(vectors / REFERENCE, results / "reference.log")
         relative = "reference.log"
     else:
-        args = ("example", "always-call", "--hands", "30", "--seed", "8", "--aivat")
-        summary = _match(results / "m", *args)
+        summary = json.loads((results / "m" / "summary.json").read_text())
         relative = f"m/{summary['halves'][0]['log']}"
     line = next(
         text
         for text in (results / relative).read_text().splitlines()
         if text.startswith("STATE:0:")
     )
-    with command(str(results)) as (url, _):
-        page.goto(f"{url}#replay")
-        page.locator(f'#replay-files li[data-path="{relative}"]').click()
-        page.locator('#replay-hands tbody tr[data-number="0"]').click()
-        page.locator("#hand-steps li").first.wait_for()
-        fields = line.split(":")
-        assert _shown_hand(page) == f"{fields[2]}:{fields[3]}"
-        shown_log = results / relative
-        steps = page.locator("#hand-steps li")
-        assert steps.count() == sum(len(r) for r in parse_betting(fields[2]))
-        # Step by step: back to the deal, then each action with the pot after it.
-        page.locator("#step-first").click()
-        assert page.locator("#step-at").text_content() == f"0/{steps.count()}"
-        page.locator("#step-next").click()
-        assert "now" in (steps.first.get_attribute("class") or "")
-        if whose == "ours":  # the .probs beside our log: each decision's, and the AIVAT value
-            assert all("fold" in (s.text_content() or "") for s in steps.all())
-            assert "AIVAT value" in (page.locator("#hand-aivat").text_content() or "")
-            # The other half of the pair: hand 0 again, the same cards by position.
-            twin = results / "m" / summary["halves"][1]["log"]
-            page.locator("#hand-twin").click()
-            page.locator("#replay-title", has_text=twin.name).wait_for()
-            other = next(t for t in twin.read_text().splitlines() if t.startswith("STATE:0:"))
-            wanted = ":".join(other.split(":")[2:4])
-            wait_until(lambda: _shown_hand(page) == wanted, 30, "the twin's hand 0")
-            shown_log = twin
-        else:
-            assert page.locator("#hand-aivat").text_content() == ""
-        # The filters: the largest pot first.
-        page.locator("#replay-filter select[name=order]").select_option("pot")
-        page.locator("#replay-filter button").click()
-        largest = HandIndex.read(shown_log).select(HandFilter(order="pot", limit=1))
+    page.goto(f"{url}#replay")
+    page.locator(f'#replay-files li[data-path="{relative}"]').click()
+    page.locator('#replay-hands tbody tr[data-number="0"]').click()
+    page.locator("#hand-steps li").first.wait_for()
+    fields = line.split(":")
+    assert _shown_hand(page) == f"{fields[2]}:{fields[3]}"
+    shown_log = results / relative
+    steps = page.locator("#hand-steps li")
+    assert steps.count() == sum(len(r) for r in parse_betting(fields[2]))
+    # Step by step: back to the deal, then each action with the pot after it.
+    page.locator("#step-first").click()
+    assert page.locator("#step-at").text_content() == f"0/{steps.count()}"
+    page.locator("#step-next").click()
+    assert "now" in (steps.first.get_attribute("class") or "")
+    if whose == "ours":  # the .probs beside our log: each decision's, and the AIVAT value
+        assert all("fold" in (s.text_content() or "") for s in steps.all())
+        assert "AIVAT value" in (page.locator("#hand-aivat").text_content() or "")
+        # The other half of the pair: hand 0 again, the same cards by position.
+        twin = results / "m" / summary["halves"][1]["log"]
+        page.locator("#hand-twin").click()
+        page.locator("#replay-title", has_text=twin.name).wait_for()
+        other = next(t for t in twin.read_text().splitlines() if t.startswith("STATE:0:"))
+        wanted = ":".join(other.split(":")[2:4])
+        wait_until(lambda: _shown_hand(page) == wanted, 30, "the twin's hand 0")
+        shown_log = twin
+    else:
+        assert page.locator("#hand-aivat").text_content() == ""
+    # The filters: the largest pot first.
+    page.locator("#replay-filter select[name=order]").select_option("pot")
+    page.locator("#replay-filter button").click()
+    largest = HandIndex.read(shown_log).select(HandFilter(order="pot", limit=1))
 
-        def pots() -> list[int]:
-            cells = page.locator("#replay-hands tbody td:nth-child(3)").all()
-            return [int(cell.text_content() or 0) for cell in cells]
+    def pots() -> list[int]:
+        cells = page.locator("#replay-hands tbody td:nth-child(3)").all()
+        return [int(cell.text_content() or 0) for cell in cells]
 
-        wait_until(
-            lambda: (shown := pots())[:1] == [largest[1][0].pot] and shown == sorted(shown)[::-1],
-            what="the largest pots first",
-        )
+    wait_until(
+        lambda: (shown := pots())[:1] == [largest[1][0].pot] and shown == sorted(shown)[::-1],
+        what="the largest pots first",
+    )
 
 
 def _legal(betting: str, number: int) -> list[str]:
@@ -244,25 +256,24 @@ def test_a_person_clicking_plays_20_hands_and_the_log_has_exactly_the_clicks(
     assert "agrees with the STATE lines" in read["checks"][0]
 
 
-def test_paths_outside_the_folders_are_refused_in_the_browser(tmp_path: Path, page: Page) -> None:
-    results = tmp_path / "results"
-    results.mkdir()
-    (tmp_path / "secret.log").write_text("the-secret-text\n")
-    with command(str(results)) as (url, port):
-        base = f"http://127.0.0.1:{port}"
-        for target in (
-            "/../../etc/passwd",
-            "/static/..%2f..%2f..%2fetc%2fpasswd",
-            "/files/results/..%2fsecret.log",
-            "/files/results/%2e%2e/secret.log",
-            "/api/log?root=results&path=../secret.log",
-        ):
-            response = page.goto(base + target)
-            assert response is not None and response.status in (403, 404), target
-            body = page.content()
-            assert "the-secret-text" not in body and "root:" not in body, target
-        response = page.goto(url)
-        assert response is not None and response.status == 200
+def test_paths_outside_the_folders_are_refused_in_the_browser(
+    served: tuple[str, int, Path], page: Page
+) -> None:
+    url, port, _ = served
+    base = f"http://127.0.0.1:{port}"
+    for target in (
+        "/../../etc/passwd",
+        "/static/..%2f..%2f..%2fetc%2fpasswd",
+        "/files/results/..%2fsecret.log",
+        "/files/results/%2e%2e/secret.log",
+        "/api/log?root=results&path=../secret.log",
+    ):
+        response = page.goto(base + target)
+        assert response is not None and response.status in (403, 404), target
+        body = page.content()
+        assert "the-secret-text" not in body and "root:" not in body, target
+    response = page.goto(url)
+    assert response is not None and response.status == 200
 
 
 def test_the_play_form_shows_why_it_refuses_a_name_or_an_opponent(
