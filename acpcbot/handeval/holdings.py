@@ -556,8 +556,21 @@ def _showdowns_by_pair(  # noqa: PLR0917  (numba kernels take positional argumen
                 item_value[items] = v
                 item_count[items] = 1
                 items += 1
-    # every item's holdings worth less and as much
-    order = np.argsort(item_value[:items])
+    # every item's holdings worth less and as much (the items in value order: a shell sort,
+    # as fast here as numba's argsort, which takes seconds to compile on a cold cache; ties
+    # in any order, as a group's items all get the same counts)
+    order = np.arange(items)
+    gap = items // 2
+    while gap > 0:
+        for i in range(gap, items):
+            item = order[i]
+            v = item_value[item]
+            j = i
+            while j >= gap and item_value[order[j - gap]] > v:
+                order[j] = order[j - gap]
+                j -= gap
+            order[j] = item
+        gap //= 2
     item_below = np.empty(items, np.int64)
     item_equal = np.empty(items, np.int64)
     below = 0

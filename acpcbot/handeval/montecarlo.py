@@ -251,8 +251,11 @@ def sample_more(  # noqa: PLR0917  (numba kernels take positional arguments)
     alias = np.empty((len(weights), combos), np.int64)
     for r in range(len(weights)):
         table_prob, table_alias = alias_table(weights[r])
-        threshold[r, :] = (table_prob * 2.0**32).astype(np.int64)
-        alias[r, :] = table_alias
+        # A loop, not an array expression: numba's astype and broadcast assignment take
+        # seconds to compile (string formatting for their errors), the loop a fraction.
+        for c in range(combos):
+            threshold[r, c] = int64(table_prob[c] * 2.0**32)
+            alias[r, c] = table_alias[c]
     missing = 5 - len(board)
     draws = 2 * randoms + missing
     values = np.empty(players, np.int64)

@@ -265,7 +265,10 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
                 if dots.shape[0] == 0:
                     shared[end] = source[d] >= 0
                     if shared[end]:
-                        ends[end, :, 0] = here
+                        # Element by element: numba's slice assignment compiles its
+                        # broadcasting and its errors' string code, seconds on a cold cache.
+                        for holding in range(here.shape[0]):
+                            ends[end, holding, 0] = here[holding]
                     answer = 0.0
                 else:
                     won = dots[end] / total[d] if total[d] > 0 else 0.5
@@ -294,14 +297,17 @@ def round_walk(  # type: ignore[no-untyped-def]  # noqa: PLR0917  (numba kernels
                 if step[d] == 0:
                     if dots.shape[0] > 0:  # the first walk's sums
                         total[d] = seen[visit, 0]
-                        masses[d, :] = seen[visit, 1:]
+                        # Element by element, as above.
+                        for share in range(3):
+                            masses[d, share] = seen[visit, 1 + share]
                     else:
                         if total[d] < 0:
                             total[d] = pairwise_sum(here)
                         if total[d] > 0:
                             _spread(here, likelihoods, buckets, nodes, node, taken[d], masses[d])
                         seen[visit, 0] = total[d]
-                        seen[visit, 1:] = masses[d]
+                        for share in range(3):
+                            seen[visit, 1 + share] = masses[d, share]
                     visit += 1
                     if total[d] <= 0:  # nothing left to spread: its call's value
                         step[d] = -1
