@@ -130,6 +130,8 @@ class Plicas(Agent):
         # Every kernel a decision reaches compiled now, before the dealer's clock runs: once
         # a process, throwaway PLICASes play the scripted hands of agents.common.rehearsal.
         rehearse_once("PLICAS's kernels", _rehearsing_agents, game)
+        if config.freezes:  # only a PLICAS that freezes compiles a frozen one's sweep
+            rehearse_once("a frozen PLICAS's kernels", _frozen_kernels, game)
         self.frozen = False
         if config.train:
             self._train(game)
@@ -445,15 +447,16 @@ class PlicasStatic(Plicas):
 
 
 def _rehearsing_agents() -> list[Agent]:
-    _frozen_kernels()
     _detector_kernels()
     return [Plicas(0, config) for config in REHEARSED]
 
 
-def _frozen_kernels() -> None:
-    """The sweep a frozen PLICAS reads every holding with (:mod:`agents.plicas.frozen`):
-    a PLICAS may freeze in the middle of a match, and its next decision must not compile."""
+def _frozen_kernels() -> list[Agent]:
+    """The sweep a frozen PLICAS reads every holding with (:mod:`agents.plicas.frozen`),
+    compiled before the match of a PLICAS that freezes (it may freeze in the middle of the
+    match, and its next decision must not compile); no agent to rehearse."""
     holdings_against_ranges(parse_cards("2c7d9sKhAs"), np.ones((1, NUM_COMBOS)))
+    return []
 
 
 def _detector_kernels() -> None:

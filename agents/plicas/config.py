@@ -105,6 +105,11 @@ class PlicasConfig:
     """The seed of the training's cards and choices (the same for every seat and process,
     so that every copy of a trained PLICAS learns the same)."""
 
+    @property
+    def freezes(self) -> bool:
+        """Whether it freezes in a match (``freeze-after`` given: by default it never does)."""
+        return self.freeze_after < _MAX_HANDS
+
     def dynamic_units(self) -> tuple[str, ...]:
         """Names of the dynamic units that are on, in option spelling."""
         on = (
@@ -130,7 +135,7 @@ class PlicasConfig:
             from agents.registry import create_agent, nested_spec
 
             create_agent(nested_spec(config.train))  # a spec that gives no agent says so now
-        if config.river_search and config.freeze_after < _MAX_HANDS:
+        if config.river_search and config.freezes:
             raise AgentOptionError("PLICAS option freeze-after does not go with river-search")
         return config
 
