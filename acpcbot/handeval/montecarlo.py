@@ -60,7 +60,10 @@ def high_index(z: np.uint64, n: int) -> np.int64:
 def alias_table(weights: FloatArray) -> tuple[FloatArray, IntArray]:
     """Walker's alias table (Vose's construction) of non-negative weights, not all zero."""
     n = len(weights)
-    scaled = weights * (n / weights.sum())
+    factor = n / weights.sum()
+    scaled = np.empty(n)
+    for i in range(n):  # a loop, not an array expression: see sample_more
+        scaled[i] = weights[i] * factor
     prob = np.ones(n)
     alias = np.arange(n)
     small = np.empty(n, np.int64)
@@ -251,8 +254,8 @@ def sample_more(  # noqa: PLR0917  (numba kernels take positional arguments)
     alias = np.empty((len(weights), combos), np.int64)
     for r in range(len(weights)):
         table_prob, table_alias = alias_table(weights[r])
-        # A loop, not an array expression: numba's astype and broadcast assignment take
-        # seconds to compile (string formatting for their errors), the loop a fraction.
+        # A loop, not an array expression: numba's array expressions and slice assignments
+        # take seconds to compile (their broadcasting, their errors' strings), a loop little.
         for c in range(combos):
             threshold[r, c] = int64(table_prob[c] * 2.0**32)
             alias[r, c] = table_alias[c]
