@@ -4,9 +4,9 @@
 # start.
 # - numba: every agent `acpcbot agents --specs` lists (an agent that needs an option is given
 #   the example its registry entry declares) plays a few hands against always-call in one
-#   tournament, and one match is played over TCP (each agent's warm-up reaches every kernel
-#   its decisions use; the dealer scores the showdowns), and so does a PLICAS that freezes;
-#   the equity command runs both ways (enumeration, Monte Carlo): the compiled kernels land
+#   tournament, and one match is played over TCP by a PLICAS that freezes (each agent's
+#   warm-up reaches every kernel its decisions use; the dealer scores the showdowns); the
+#   equity command runs both ways (enumeration, Monte Carlo): the compiled kernels land
 #   in $NUMBA_CACHE_DIR, in the image.
 # - Python: the modules these commands, the plots, the MQTT client, Dask's scheduler and
 #   workers, and the benchmark server (its migrations, PostgreSQL's driver) import are
@@ -21,12 +21,10 @@ specs=$(acpcbot agents --specs)
 acpcbot --log-level warning tournament --vs always-call $(echo "$specs" | grep -vx always-call) \
     --hands 20 --seeds 1 --jobs 1 --out agents --plot >/dev/null
 acpcbot results agents/always-call-vs-dpp.seed0.n20/*.log >/dev/null
-acpcbot --log-level warning match example always-call --hands 20 --jobs 1 --transport tcp \
-    --out tcp >/dev/null
-# A PLICAS that freezes (none of the listed specs) also compiles the sweep its frozen
-# strategy reads every holding with.
-acpcbot --log-level warning match plicas:freeze-after=0 always-call --hands 1 --jobs 1 \
-    --out frozen >/dev/null
+# Over TCP, a PLICAS that freezes (none of the listed specs does): it also compiles the sweep
+# its frozen strategy reads every holding with.
+acpcbot --log-level warning match plicas:freeze-after=0 always-call --hands 2 --jobs 1 \
+    --transport tcp --out tcp >/dev/null
 acpcbot equity AhKh random --trials 1000 >/dev/null
 acpcbot equity AhKh QsQd --board Qh7h2c >/dev/null
 python -c 'import aiomqtt, paho.mqtt.client, uvloop, distributed, distributed.cli.dask_scheduler, distributed.cli.dask_worker'
