@@ -6,6 +6,7 @@ and may be given more environment."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -14,11 +15,21 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from tests.dealer.running.tournaments import wait_for
 
-__all__ = ["DASK", "Cluster", "dask_cluster", "wait_for"]
+__all__ = ["DASK", "Cluster", "dask_cluster", "skip_without_the_cluster_extra", "wait_for"]
 
 DASK = Path(sys.executable).with_name("dask")
+
+
+def skip_without_the_cluster_extra() -> None:
+    """Skip the calling test module when the cluster extra (``distributed``) is missing. It
+    is looked for, not imported: importing it (about 0.4 s of CPU) would cost every test
+    process's collection that much, the fast tier's too, which runs none of these tests."""
+    if importlib.util.find_spec("distributed") is None:
+        pytest.skip("the cluster extra is not installed", allow_module_level=True)
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,14 @@ from dealer.analysis.playedlog import read_log
 from dealer.benchmark.pool import LocalRunPool, RunExecutor
 from dealer.benchmark.runs import RunOrder, RunOutcome, RunSeat, RunStatus, SeatKind
 from dealer.referee.config import TimeLimits
-from tests.daskcluster import Cluster, dask_cluster
+from tests.daskcluster import Cluster, dask_cluster, skip_without_the_cluster_extra
 from tests.dealer.benchmark.test_pool import stop_mid_run
 
 # A Dask scheduler and workers as processes, started once for the module: its tests run in one
 # test process (--dist loadgroup).
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("benchmark-dask-cluster")]
 
-pytest.importorskip("distributed", reason="the cluster extra is not installed")
+skip_without_the_cluster_extra()
 
 from dealer.benchmark.daskpool import PUBLIC_HOST_VARIABLE, DaskRunPool  # noqa: E402
 

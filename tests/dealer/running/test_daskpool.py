@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daskcluster import Cluster, dask_cluster
+from tests.daskcluster import Cluster, dask_cluster, skip_without_the_cluster_extra
 from tests.dealer.running.tournaments import (
     ACPCBOT,
     MATCHES,
@@ -29,7 +29,7 @@ from tests.dealer.running.tournaments import (
 
 pytestmark = pytest.mark.e2e  # a Dask scheduler and workers, and acpcbot tournament, as processes
 
-pytest.importorskip("distributed", reason="the cluster extra is not installed")
+skip_without_the_cluster_extra()
 
 
 @pytest.fixture(scope="module")
