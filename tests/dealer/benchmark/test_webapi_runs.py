@@ -33,20 +33,11 @@ from tests.dealer.benchmark.test_webapi import ANN, NEIL, call
 
 pytestmark = pytest.mark.e2e
 
-HANDS = 300
-"""A run's hands where a run is followed: long enough to be seen playing (the page's views
-ask five times a second)."""
-SLOW_HANDS = 600
-"""A run's hands where it is cancelled while it plays (10 ms a decision of the user's bot:
-several seconds to cancel it in)."""
-
-
-def server_config(hands: int) -> str:
-    return f"""
+CONFIG = f"""
 game {LIMIT} {{
   maxMatchRuns 3
   maxRunningJobs 2
-  matchHands {hands}
+  matchHands 600
   bot caller always-call
   bot raiser always-raise
 }}
@@ -143,7 +134,7 @@ async def test_runs_asked_for_over_http_play_are_followed_and_their_logs_are_the
 ) -> None:
     example = entrant("example")
     async with (
-        running(tmp_path, config(server_config(HANDS)), web=True) as server,
+        running(tmp_path, config(CONFIG), web=True) as server,
         bot_stream(server, ANN, lambda job: example.create(3)) as told,
     ):
         first = await submit(server, tag="v1", players=["LOCAL", "caller"], duplicate=True)
@@ -158,28 +149,28 @@ async def test_runs_asked_for_over_http_play_are_followed_and_their_logs_are_the
             return bool(views[-1]["state"] == "done")
 
         await until(done, "the duplicate pair played")
-        assert "# RUNNING ann.v1" in told and f"# ENDED ann.v1.r1.b finished {HANDS} hands" in told
+        assert "# RUNNING ann.v1" in told and "# ENDED ann.v1.r1.b finished 600 hands" in told
         # Followed live: hands so far and a running mbb/g while it played.
-        assert any(0 < r["hands"] < HANDS and r["result"] is not None for r in seen), seen
+        assert any(0 < r["hands"] < 600 and r["result"] is not None for r in seen), seen
         # Each as its log says, though several read it at once: the running result that of
         # the log's first hands (each read once).
         for r in seen:
             whole = LogTail(server.data / f"logs/ann/{r['name']}.log")
             whole.update()
-            assert r["hands"] <= HANDS, r
+            assert r["hands"] <= 600, r
             if r["result"] is not None:
                 so_far = whole.chips["ann"][: r["result"]["samples"]]
                 assert r["result"] == estimate_json(so_far), r
         shown = await request_of(server, first)
         b, a = shown["runs_detail"]
-        assert (a["name"], a["state"], a["hands"]) == ("ann.v1.r1.a", "finished", HANDS)
-        assert b["pair"] is not None and b["pair"]["samples"] == HANDS
+        assert (a["name"], a["state"], a["hands"]) == ("ann.v1.r1.a", "finished", 600)
+        assert b["pair"] is not None and b["pair"]["samples"] == 600
         # Its logs: Ann's to download, nobody else's.
         for run in (a, b):
             status, log = await call(server, "GET", run["log"], ANN)
             assert status == 200
             assert log == (server.data / f"logs/ann/{run['name']}.log").read_bytes()
-            assert log.count(b"\nSTATE:") == HANDS
+            assert log.count(b"\nSTATE:") == 600
             assert (await call(server, "GET", run["log"], NEIL))[0] == 404
         # The reference's way: the same seed twice, the players reversed, single runs.
         # (Both may play at once, and either end first: the pair is recorded at the later.)
@@ -199,7 +190,7 @@ async def test_runs_asked_for_over_http_play_are_followed_and_their_logs_are_the
         status, board = await call(server, "GET", "/api/leaderboard")
         caller = next(b for b in board["boards"] if b["bot"] == "caller")
         (row,) = caller["rows"]
-        assert (row["user"], row["tag"] in ("ref", "v1"), row["hands"]) == ("ann", True, 2 * HANDS)
+        assert (row["user"], row["tag"] in ("ref", "v1"), row["hands"]) == ("ann", True, 1200)
         assert row["mbb"] == pairs["v1"]["mbb"]
 
 
@@ -207,7 +198,7 @@ async def test_a_request_cancelled_while_its_run_plays_stops_after_the_hand(
     tmp_path: Path,
 ) -> None:
     async with (
-        running(tmp_path, config(server_config(SLOW_HANDS)), web=True) as server,
+        running(tmp_path, config(CONFIG), web=True) as server,
         bot_stream(server, ANN, lambda job: SlowCaller()) as told,
     ):
         number = await submit(server, tag="c", runs=3, players=["LOCAL", "caller"])
@@ -225,7 +216,7 @@ async def test_a_request_cancelled_while_its_run_plays_stops_after_the_hand(
             return run if run["state"] == "interrupted" else None
 
         run = await until(ended, "the run stopped")
-        assert run["error"] == "cancelled by its user" and 0 < run["hands"] < SLOW_HANDS
+        assert run["error"] == "cancelled by its user" and 0 < run["hands"] < 600
         log = (server.data / "logs/ann/ann.c.r1.log").read_text()
         assert log.count("\nSTATE:") == run["hands"]  # every hand played, to the last
         await asyncio.sleep(2)
