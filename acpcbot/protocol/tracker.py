@@ -30,7 +30,7 @@ from acpcbot.actions import CALL, FOLD, RAISE, Action
 from acpcbot.cards import Card
 from acpcbot.errors import IllegalActionError, MatchStateError
 from acpcbot.game import Game
-from acpcbot.handeval.reference import rank_hand_reference
+from acpcbot.handeval import rank_hand_reference
 from acpcbot.protocol.matchstate import (
     PREFIX,
     MatchState,
